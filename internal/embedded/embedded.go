@@ -1,0 +1,75 @@
+package embedded
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/FerretDB/FerretDB/ferretdb"
+	"github.com/alicebob/miniredis/v2"
+)
+
+// Ferret is a running embedded FerretDB.
+type Ferret struct {
+	URI    string
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// StartFerret starts FerretDB with the SQLite backend keeping its files in
+// dir, listening on a free loopback port. The logger may be nil (silent).
+func StartFerret(dir string, logger *slog.Logger) (*Ferret, error) {
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return nil, fmt.Errorf("embedded ferretdb: %w", err)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("embedded ferretdb: %w", err)
+	}
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	f, err := ferretdb.New(&ferretdb.Config{
+		Listener:  ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
+		Handler:   "sqlite",
+		SQLiteURL: "file:" + abs + "/",
+		Logger:    logger,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("embedded ferretdb: %w", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = f.Run(ctx)
+	}()
+	// MongoDBURI blocks until the listener is ready.
+	return &Ferret{URI: f.MongoDBURI(), cancel: cancel, done: done}, nil
+}
+
+// Stop shuts FerretDB down and waits for it to close its files.
+func (f *Ferret) Stop() {
+	f.cancel()
+	<-f.done
+}
+
+// Redis is a running in-process Redis server.
+type Redis struct {
+	URL string
+	m   *miniredis.Miniredis
+}
+
+// StartRedis starts miniredis on a free loopback port.
+func StartRedis() (*Redis, error) {
+	m := miniredis.NewMiniRedis()
+	if err := m.Start(); err != nil {
+		return nil, fmt.Errorf("embedded redis: %w", err)
+	}
+	return &Redis{URL: "redis://" + m.Addr() + "/0", m: m}, nil
+}
+
+// Stop closes the server.
+func (r *Redis) Stop() { r.m.Close() }
