@@ -664,7 +664,7 @@ func (r *Record) SGF() []byte {
 	prop("SZ", strconv.Itoa(r.Size))
 	prop("RU", rulesetSGF(r.Rules))
 	prop("KM", strconv.FormatFloat(r.Komi, 'f', -1, 64))
-	if r.Handicap > 0 {
+	if r.Handicap > 0 || len(r.Setup) > 0 { // HA[0] too: without HA, AB stones may be read as a handicap
 		prop("HA", strconv.Itoa(r.Handicap))
 	}
 	for _, f := range []struct{ id, v string }{{"PB", r.Black.Name}, {"BR", r.Black.Rank}, {"PW", r.White.Name}, {"WR", r.White.Rank}, {"DT", r.Date}} {
