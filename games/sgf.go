@@ -33,6 +33,29 @@ type sgfNode struct {
 type sgfParser struct {
 	data []byte
 	pos  int
+	// Arenas: the props of a node and the values of a prop are slices of
+	// these, and names and short values are interned, so reading a game
+	// allocates per game rather than per node.
+	props  []sgfProp
+	vals   []string
+	offs   []int
+	intern map[string]string
+}
+
+// str returns b as a string, shared with earlier equal short strings.
+func (p *sgfParser) str(b []byte) string {
+	if len(b) > 4 {
+		return string(b)
+	}
+	if s, ok := p.intern[string(b)]; ok {
+		return s
+	}
+	if p.intern == nil {
+		p.intern = make(map[string]string)
+	}
+	s := string(b)
+	p.intern[s] = s
+	return s
 }
 
 func (p *sgfParser) errf(off int, format string, args ...any) error {
@@ -141,6 +164,9 @@ func (p *sgfParser) games() ([][]sgfNode, error) {
 
 // properties reads the properties of one node.
 func (p *sgfParser) properties(n *sgfNode) error {
+	first := len(p.props)
+	defer func() { n.props = p.props[first:len(p.props):len(p.props)] }()
+	var id [8]byte
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.data) {
@@ -151,20 +177,25 @@ func (p *sgfParser) properties(n *sgfNode) error {
 			return nil
 		}
 		off := p.pos
-		var id []byte
+		nid := 0
 		for p.pos < len(p.data) {
 			c := p.data[p.pos]
 			if 'A' <= c && c <= 'Z' {
-				id = append(id, c)
+				if nid == len(id) {
+					return p.errf(off, "property name longer than %d letters", len(id))
+				}
+				id[nid] = c
+				nid++
 			} else if !('a' <= c && c <= 'z') { // FF[3] lower-case letters are ignored
 				break
 			}
 			p.pos++
 		}
-		if len(id) == 0 {
+		if nid == 0 {
 			return p.errf(off, "property name without capital letters")
 		}
-		prop := sgfProp{id: string(id)}
+		prop := sgfProp{id: p.str(id[:nid])}
+		vfirst := len(p.vals)
 		for {
 			p.skipSpace()
 			if p.pos >= len(p.data) || p.data[p.pos] != '[' {
@@ -175,18 +206,20 @@ func (p *sgfParser) properties(n *sgfNode) error {
 			if err != nil {
 				return err
 			}
-			prop.vals = append(prop.vals, v)
-			prop.offs = append(prop.offs, voff)
+			p.vals = append(p.vals, v)
+			p.offs = append(p.offs, voff)
 		}
+		prop.vals = p.vals[vfirst:len(p.vals):len(p.vals)]
+		prop.offs = p.offs[vfirst:len(p.offs):len(p.offs)]
 		if len(prop.vals) == 0 {
 			return p.errf(p.pos, "property %s has no value", prop.id)
 		}
-		for _, q := range n.props {
+		for _, q := range p.props[first:] {
 			if q.id == prop.id {
 				return p.errf(off, "property %s twice in one node", prop.id)
 			}
 		}
-		n.props = append(n.props, prop)
+		p.props = append(p.props, prop)
 	}
 }
 
@@ -195,6 +228,12 @@ func (p *sgfParser) properties(n *sgfNode) error {
 func (p *sgfParser) value() (string, error) {
 	open := p.pos
 	p.pos++
+	start := p.pos
+	end := bytes.IndexByte(p.data[start:], ']')
+	if end >= 0 && bytes.IndexByte(p.data[start:start+end], '\\') < 0 {
+		p.pos = start + end + 1
+		return p.str(p.data[start : start+end]), nil
+	}
 	var b []byte
 	for p.pos < len(p.data) {
 		c := p.data[p.pos]
@@ -301,7 +340,7 @@ func recordFromNodes(nodes []sgfNode) (*Record, error) {
 		v   string
 		off int
 	}
-	var moves []mv
+	moves := make([]mv, 0, len(nodes))
 	for _, n := range nodes {
 		for _, pr := range n.props {
 			switch {
@@ -328,23 +367,22 @@ func recordFromNodes(nodes []sgfNode) (*Record, error) {
 				tw = append(tw, pr)
 			}
 		}
-		var got []mv
+		inNode := 0
 		for _, pr := range n.props {
 			if pr.id == "B" || pr.id == "W" {
 				if len(pr.vals) != 1 {
 					return nil, &SGFError{Offset: pr.offs[1], Msg: "a move has one value"}
 				}
+				if inNode++; inNode > 1 {
+					return nil, &SGFError{Offset: pr.offs[0], Msg: "a node holds one move, not B and W"}
+				}
 				c := Black
 				if pr.id == "W" {
 					c = White
 				}
-				got = append(got, mv{c, pr.vals[0], pr.offs[0]})
+				moves = append(moves, mv{c, pr.vals[0], pr.offs[0]})
 			}
 		}
-		if len(got) > 1 {
-			return nil, &SGFError{Offset: got[1].off, Msg: "a node holds one move, not B and W"}
-		}
-		moves = append(moves, got...)
 	}
 
 	r := &Record{Size: 19}
@@ -469,6 +507,7 @@ func recordFromNodes(nodes []sgfNode) (*Record, error) {
 		r.Setup = append(r.Setup, Stone{White, pt})
 	}
 
+	r.Moves = make([]Move, 0, len(moves))
 	for _, m := range moves {
 		v := strings.TrimSpace(m.v)
 		if v == "" || (v == "tt" && r.Size <= 19) {
