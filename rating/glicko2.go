@@ -161,10 +161,12 @@ func (s System) update(p Glicko, results []Result) Glicko {
 	// Steps 6 and 7: new φ and μ.
 	phiStar := math.Sqrt(phi*phi + sigma*sigma)
 	phi = 1 / math.Sqrt(1/(phiStar*phiStar)+1/v)
-	mu += phi * phi * sum
 
-	// Step 8: back to the display scale.
-	return Glicko{Rating: glickoScale*mu + NewRating, RD: glickoScale * phi, Volatility: sigma}
+	// Step 8: back to the display scale. μ′ = μ + φ′²·Σ is applied to the
+	// display rating directly: the same value, but without the round trip
+	// through μ a game that carries no information leaves the rating
+	// exactly as it was, and a win can never lower it by a rounding.
+	return Glicko{Rating: p.Rating + glickoScale*phi*phi*sum, RD: glickoScale * phi, Volatility: sigma}
 }
 
 // volatility is step 5: the Illinois algorithm on f, as in Glickman's

@@ -116,28 +116,40 @@ func referenceUpdate(tau float64, p Glicko, results []Result) Glicko {
 	return Glicko{Rating: scale*mu + 1500, RD: scale * phi, Volatility: sigma}
 }
 
+// One game against every kind of opponent, over the ratings the ladder
+// spans and beyond, agrees with the reference: also after big upsets,
+// where f has several roots.
 func TestUpdateMatchesReference(t *testing.T) {
-	players := []Glicko{NewGlicko(), {1500, 200, 0.06}, {2100, 45, 0.04}, {800, 120, 0.09}, {1500, 30, 0.2},
-		{2400, 35, 0.03}, {700, 350, 0.06}}
-	for _, tau := range []float64{0.3, 0.5, 1.2} {
-		for _, p := range players {
-			for _, o := range players {
-				for _, s := range []float64{Win, Tie, Loss} {
-					res := []Result{{Opponent: o, Score: s}}
-					got, err := System{Tau: tau}.Update(p, res)
-					if err != nil {
-						t.Fatal(err)
-					}
-					want := referenceUpdate(tau, p, res)
-					// Glickman's ε = 1e-6 on ln σ² bounds σ′'s relative error
-					// by 5e-7; rating and RD follow.
-					if math.Abs(got.Rating-want.Rating) > 1e-4 || math.Abs(got.RD-want.RD) > 1e-4 ||
-						math.Abs(got.Volatility-want.Volatility) > 1e-6*want.Volatility {
-						t.Errorf("τ %v, %+v vs %+v scoring %v: %+v, reference %+v", tau, p, o, s, got, want)
+	n := 0
+	for _, tau := range []float64{0.3, DefaultTau, 1.2} {
+		for r := 0.0; r <= 3000; r += 300 {
+			for _, rd := range []float64{20, 80, 200, 350} {
+				for _, vol := range []float64{0.02, 0.06, 0.3} {
+					for or := 0.0; or <= 3000; or += 375 {
+						for _, ord := range []float64{20, 150, 350} {
+							for _, s := range []float64{Win, Tie, Loss} {
+								p, res := Glicko{r, rd, vol}, []Result{{Glicko{or, ord, 0.06}, s}}
+								got, err := System{Tau: tau}.Update(p, res)
+								if err != nil {
+									t.Fatal(err)
+								}
+								want := referenceUpdate(tau, p, res)
+								n++
+								// Glickman's ε = 1e-6 on ln σ² bounds σ′'s relative
+								// error by 5e-7; rating and RD follow.
+								if math.Abs(got.Rating-want.Rating) > 1e-4 || math.Abs(got.RD-want.RD) > 1e-4 ||
+									math.Abs(got.Volatility-want.Volatility) > 1e-6*want.Volatility {
+									t.Errorf("τ %v, %+v vs %+v scoring %v: %+v, reference %+v", tau, p, res[0].Opponent, s, got, want)
+								}
+							}
+						}
 					}
 				}
 			}
 		}
+	}
+	if n < 10000 {
+		t.Fatalf("only %d cases", n)
 	}
 }
 
