@@ -42,8 +42,8 @@ const (
 	MaxAbsRating  = 10000
 	MaxRD         = 5000
 	MaxVolatility = 5
+	MinTau        = 0.01
 	MaxTau        = 10
-	minTau        = 0.01
 )
 
 // NewGlicko returns a new player's rating: 1500 / 350 / 0.06.
@@ -81,8 +81,8 @@ func (s System) tau() float64 {
 }
 
 func (s System) check() error {
-	if t := s.tau(); !(t >= minTau && t <= MaxTau) {
-		return &InputError{"tau", fmt.Sprintf("%v is outside %v…%v", t, minTau, MaxTau)}
+	if t := s.tau(); !(t >= MinTau && t <= MaxTau) {
+		return &InputError{"tau", fmt.Sprintf("%v is outside %v…%v", t, MinTau, MaxTau)}
 	}
 	return nil
 }

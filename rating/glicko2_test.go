@@ -266,7 +266,7 @@ func checkGlickoProperties(t *testing.T, sys System, p, o Glicko, score float64)
 func TestGlickoProperties(t *testing.T) {
 	ps := []Glicko{NewGlicko(), {1500, 30, 0.06}, {2500, 50, 0.03}, {200, 350, 0.2}, {-3000, 900, 1},
 		{MaxAbsRating, MaxRD, MaxVolatility}, {-MaxAbsRating, 1e-6, 1e-6}}
-	for _, tau := range []float64{minTau, 0.5, MaxTau} {
+	for _, tau := range []float64{MinTau, 0.5, MaxTau} {
 		for _, p := range ps {
 			for _, o := range ps {
 				for _, s := range []float64{Win, Tie, Loss, 0.3} {
