@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -94,8 +93,10 @@ func parseGlicko(s string, withVolatility bool) (rating.Glicko, error) {
 }
 
 func runGlicko2(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("rankctl glicko2", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs, asJSON := ratingFlagSet("rankctl glicko2", stderr, "[--player R/RD/VOL] [--tau T] [--won R/RD]... [--lost R/RD]... [--drew R/RD]... [--json]\n\n"+
+		"Runs one Glicko-2 rating period (Glickman's algorithm) over the games\n"+
+		"given and prints the new rating, deviation and volatility. The platform\n"+
+		"itself rates every game as its own period.")
 	player := &glicko2Player{g: rating.NewGlicko()}
 	fs.Var(player, "player", "the player's rating before the period, R/RD/VOL (omitted: a new player)")
 	tau := fs.Float64("tau", rating.DefaultTau, "Glicko-2 system constant τ")
@@ -103,20 +104,8 @@ func runGlicko2(_ context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.Var(glicko2Flag{games, "won", rating.Win}, "won", "a win against opponent R/RD (repeatable)")
 	fs.Var(glicko2Flag{games, "lost", rating.Loss}, "lost", "a loss against opponent R/RD (repeatable)")
 	fs.Var(glicko2Flag{games, "drew", rating.Tie}, "drew", "a draw against opponent R/RD (repeatable)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: rankctl glicko2 [--player R/RD/VOL] [--tau T] [--won R/RD]... [--lost R/RD]... [--drew R/RD]... [--json]\n\n"+
-			"Runs one Glicko-2 rating period (Glickman's algorithm) over the games\n"+
-			"given and prints the new rating, deviation and volatility. The platform\n"+
-			"itself rates every game as its own period.")
-		fs.PrintDefaults()
-	}
-	pos, code, ok := ratingFlags(fs, args)
-	if !ok {
+	if code, ok := ratingFlagsOnly(fs, args, stderr); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		return ratingUsage(stderr, fs.Name(), fmt.Sprintf("unexpected argument %q", pos[0]))
 	}
 	if *tau == 0 { // to rating, 0 means "the default"; here it is a typo
 		return ratingUsage(stderr, fs.Name(), fmt.Sprintf("--tau: 0 is outside %v…%v", rating.MinTau, rating.MaxTau))

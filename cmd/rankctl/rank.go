@@ -32,16 +32,10 @@ type rankAnswer struct {
 var integerArg = regexp.MustCompile(`^[+-]?[0-9]+$`)
 
 func runRank(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("rankctl rank", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: rankctl rank [--json] SCORE|RANK\n\n"+
-			"A SCORE (rankctl rank -- -850) prints its ladder rank; a RANK in any\n"+
-			"notation (5k, \"5 kyu\", 5級, 三段, 职业九段, …) prints it normalised\n"+
-			"with the lowest score of that rank.")
-		fs.PrintDefaults()
-	}
+	fs, asJSON := ratingFlagSet("rankctl rank", stderr, "[--json] SCORE|RANK\n\n"+
+		"A SCORE (rankctl rank -- -850) prints its ladder rank; a RANK in any\n"+
+		"notation (5k, \"5 kyu\", 5級, 三段, 职业九段, …) prints it normalised\n"+
+		"with the lowest score of that rank.")
 	pos, code, ok := ratingFlags(fs, args)
 	if !ok {
 		return code
@@ -81,6 +75,28 @@ func runRank(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s (not on the ladder %s…%s)\n", ans.Rank, ranks.LadderBottom, ranks.LadderTop)
 	}
 	return exitOK
+}
+
+// ratingFlagSet makes a subcommand's flag set with its --json flag; -h
+// and flag errors print "usage: NAME USAGE" and the flags to stderr.
+func ratingFlagSet(name string, stderr io.Writer, usage string) (*flag.FlagSet, *bool) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: %s %s\n", name, usage)
+		fs.PrintDefaults()
+	}
+	return fs, fs.Bool("json", false, "print JSON")
+}
+
+// ratingFlagsOnly is ratingFlags for a subcommand that takes no
+// arguments besides its flags.
+func ratingFlagsOnly(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
+	pos, code, ok := ratingFlags(fs, args)
+	if ok && len(pos) > 0 {
+		return ratingUsage(stderr, fs.Name(), fmt.Sprintf("unexpected argument %q", pos[0])), false
+	}
+	return code, ok
 }
 
 // ratingFlags parses flags anywhere among the arguments (rankctl rank 5k

@@ -39,8 +39,9 @@ var rateFlagOf = map[string]string{
 }
 
 func runRate(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("rankctl rate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs, asJSON := ratingFlagSet("rankctl rate", stderr, "--winner W --loser L [--moves N] [--handicap H] [--escape] [--draw] [--void] [--json]\n\n"+
+		"Applies the ladder formula (rating.md §2) to one game and prints both\n"+
+		"deltas and the new scores and ranks.")
 	winner := fs.Int("winner", 0, "the winner's ladder score before the game (required)")
 	loser := fs.Int("loser", 0, "the loser's ladder score before the game (required)")
 	moves := fs.Int("moves", rating.MinMovesToGain, "moves played after the handicap stones (plays and passes)")
@@ -48,19 +49,8 @@ func runRate(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	escape := fs.Bool("escape", false, "the loser abandoned the game (逃跑): their deduction is doubled")
 	draw := fs.Bool("draw", false, "the game was a draw (--winner and --loser are just the two players)")
 	void := fs.Bool("void", false, "the game is void (no result, annulled)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: rankctl rate --winner W --loser L [--moves N] [--handicap H] [--escape] [--draw] [--void] [--json]\n\n"+
-			"Applies the ladder formula (rating.md §2) to one game and prints both\n"+
-			"deltas and the new scores and ranks.")
-		fs.PrintDefaults()
-	}
-	pos, code, ok := ratingFlags(fs, args)
-	if !ok {
+	if code, ok := ratingFlagsOnly(fs, args, stderr); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		return ratingUsage(stderr, fs.Name(), fmt.Sprintf("unexpected argument %q", pos[0]))
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
