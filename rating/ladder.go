@@ -52,9 +52,10 @@ const (
 	EscapeFactor = 2
 
 	// ScoreLimit bounds the scores the formula accepts. It is no clamp:
-	// the ladder moves at most 10 points a game, so a score this far out
-	// is corrupt data, and the bound keeps all arithmetic exact.
-	ScoreLimit = 1 << 40
+	// the ladder moves at most 20 points a game, so a score this far out
+	// is corrupt data, and the bound keeps all arithmetic exact, also
+	// where int has 32 bits.
+	ScoreLimit = 1_000_000_000
 )
 
 // winnerHigher says whether the winner counts as the higher player: the

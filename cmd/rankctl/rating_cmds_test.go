@@ -114,7 +114,7 @@ func TestRateCommand(t *testing.T) {
 		{args: "rate --winner x --loser 1", code: exitUsage, stderr: `invalid value "x" for flag -winner`},
 		{args: "rate --winner 1 --loser 2 --moves -1", code: exitUsage, stderr: "rankctl rate: --moves: -1 is negative"},
 		{args: "rate --winner 1 --loser 2 --handicap -2", code: exitUsage, stderr: "rankctl rate: --handicap: -2 is negative"},
-		{args: "rate --winner 2000000000000 --loser 2", code: exitUsage, stderr: "rankctl rate: --winner: 2000000000000 is beyond"},
+		{args: "rate --winner 2000000000 --loser 2", code: exitUsage, stderr: "rankctl rate: --winner: 2000000000 is beyond"},
 		{args: "rate --winner 1 --loser 2 --draw --escape", code: exitUsage, stderr: "--escape"},
 		{args: "rate --winner 1 --loser 2 --draw --void", code: exitUsage, stderr: "--draw and --void"},
 		{args: "rate --winner 1 --loser 2 extra", code: exitUsage, stderr: `unexpected argument "extra"`},
