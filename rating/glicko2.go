@@ -170,7 +170,8 @@ func (s System) update(p Glicko, results []Result) Glicko {
 }
 
 // volatility is step 5: the Illinois algorithm on f, as in Glickman's
-// paper (its 2022 revision: fC·fB ≤ 0).
+// paper as revised on 22 March 2022 (fC·fB ≤ 0, not < 0, in step
+// 5.4b; with < an exact root made it halve fA for ever).
 func (s System) volatility(phi, sigma, v, delta float64) float64 {
 	tau := s.tau()
 	a := math.Log(sigma * sigma)
