@@ -143,8 +143,8 @@ func cutAnyPrefix(s string, prefixes []string) (string, bool) {
 
 // cutNumber reads the rank number at the start of s: ASCII digits, a
 // Chinese numeral up to 九十九, or 初 (1). han says it was not digits.
-// A number too long for any scale reads as 1000, which fails the range
-// check with a clear message instead of overflowing.
+// A number too long for any scale stops growing past 1000: it fails the
+// range check with a clear message instead of overflowing.
 func cutNumber(s string) (n int, han bool, rest string, ok bool) {
 	if rest, ok := strings.CutPrefix(s, initialDan); ok {
 		return 1, true, rest, true
