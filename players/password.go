@@ -69,4 +69,3 @@ func VerifyPassword(hash, password string) (bool, error) {
 	got := argon2.IDKey([]byte(password), salt, iters, mem, threads, uint32(len(want)))
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
 }
-
