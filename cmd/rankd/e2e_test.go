@@ -6,8 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"syscall"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
