@@ -324,3 +324,23 @@ func TestNoLimiterRefusesLogin(t *testing.T) {
 		t.Fatal("login without a limiter succeeded")
 	}
 }
+
+// BenchmarkAuthenticate is the cost every authenticated request pays: one
+// token read from the store (here embedded FerretDB, or MongoDB).
+func BenchmarkAuthenticate(b *testing.B) {
+	store, err := playerdb.New(context.Background(), testsvc.Mongo(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := players.NewService(store, playerredis.New(testsvc.Redis(b)), players.Config{})
+	_, tok, err := s.Register(context.Background(), "bench", pw, "192.0.2.1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Authenticate(context.Background(), tok.Secret); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
