@@ -214,7 +214,13 @@ func TestTokenExpiryAndLogout(t *testing.T) {
 	if _, err := s.Authenticate(ctx, tok3.Secret); err != nil {
 		t.Fatalf("logout revoked another session's token: %v", err)
 	}
-	for _, bad := range []string{"", "Bearer x", tok2.Secret[:len(tok2.Secret)-1] + "A"} {
+	// A token one character off (never equal to the original).
+	last := tok3.Secret[len(tok3.Secret)-1]
+	flip := "A"
+	if last == 'A' {
+		flip = "B"
+	}
+	for _, bad := range []string{"", "Bearer x", tok3.Secret[:len(tok3.Secret)-1] + flip} {
 		if _, err := s.Authenticate(ctx, bad); !errors.Is(err, players.ErrUnauthenticated) {
 			t.Errorf("Authenticate(%q) = %v, want ErrUnauthenticated", bad, err)
 		}
