@@ -47,14 +47,23 @@ type created struct {
 	Account accountJSON `json:"account"`
 }
 
-func (s *Server) register(c *gin.Context) {
+// credentialsOf reads {username, password}; on false it has answered.
+func (s *Server) credentialsOf(c *gin.Context) (credentials, bool) {
 	var in credentials
-	if err := decodeJSON(c, &in); err != nil {
-		s.fail(c, err)
-		return
+	err := decodeJSON(c, &in)
+	if err == nil {
+		err = requireFields("username", in.Username, "password", in.Password)
 	}
-	if err := requireFields("username", in.Username, "password", in.Password); err != nil {
+	if err != nil {
 		s.fail(c, err)
+		return credentials{}, false
+	}
+	return in, true
+}
+
+func (s *Server) register(c *gin.Context) {
+	in, ok := s.credentialsOf(c)
+	if !ok {
 		return
 	}
 	a, tok, err := s.deps.Accounts.Register(c.Request.Context(), in.Username, in.Password, c.ClientIP())
@@ -66,13 +75,8 @@ func (s *Server) register(c *gin.Context) {
 }
 
 func (s *Server) login(c *gin.Context) {
-	var in credentials
-	if err := decodeJSON(c, &in); err != nil {
-		s.fail(c, err)
-		return
-	}
-	if err := requireFields("username", in.Username, "password", in.Password); err != nil {
-		s.fail(c, err)
+	in, ok := s.credentialsOf(c)
+	if !ok {
 		return
 	}
 	tok, err := s.deps.Accounts.Login(c.Request.Context(), in.Username, in.Password, c.ClientIP())
