@@ -1,0 +1,8 @@
+// Package gamedb is the MongoDB adapter of games.Store (the official
+// driver v2; embedded FerretDB in the zero-setup mode). Every write is a
+// single-document insert or conditional update, so no transaction is
+// needed: source_id is unique by index, and a pending game is finished
+// only while its status is still pending.
+//
+// It imports games and the Mongo driver; never api, jobs or cmd.
+package gamedb
