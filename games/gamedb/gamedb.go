@@ -10,9 +10,9 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
-	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
 
 	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/internal/mongoerr"
 )
 
 // Games is the collection name.
@@ -230,20 +230,8 @@ func (s *Store) ExpirePending(ctx context.Context, now time.Time) (int, error) {
 	return int(res.ModifiedCount), nil
 }
 
-// wrap keeps the driver error for logs and marks network trouble as
+// wrap keeps the driver error for logs and marks connection trouble as
 // games.ErrUnavailable, which api shows as 503 without the driver text.
 func wrap(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	if unavailable(err) {
-		return fmt.Errorf("gamedb: %s: %w: %w", op, games.ErrUnavailable, err)
-	}
-	return fmt.Errorf("gamedb: %s: %w", op, err)
-}
-
-func unavailable(err error) bool {
-	var sel topology.ServerSelectionError
-	return mongo.IsNetworkError(err) || mongo.IsTimeout(err) || errors.As(err, &sel) ||
-		errors.Is(err, mongo.ErrClientDisconnected) || errors.Is(err, context.DeadlineExceeded)
+	return mongoerr.Wrap("gamedb", op, games.ErrUnavailable, err)
 }

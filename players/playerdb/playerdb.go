@@ -9,8 +9,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
-	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
 
+	"github.com/weiqi-platform/rank/internal/mongoerr"
 	"github.com/weiqi-platform/rank/players"
 )
 
@@ -161,17 +161,5 @@ func (s *Store) RevokeToken(ctx context.Context, hash string, at time.Time) erro
 // wrap keeps the driver error for logs and marks network trouble as
 // players.ErrUnavailable, which api shows as 503 without the driver text.
 func wrap(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	if unavailable(err) {
-		return fmt.Errorf("playerdb: %s: %w: %w", op, players.ErrUnavailable, err)
-	}
-	return fmt.Errorf("playerdb: %s: %w", op, err)
-}
-
-func unavailable(err error) bool {
-	var sel topology.ServerSelectionError
-	return mongo.IsNetworkError(err) || mongo.IsTimeout(err) || errors.As(err, &sel) ||
-		errors.Is(err, mongo.ErrClientDisconnected) || errors.Is(err, context.DeadlineExceeded)
+	return mongoerr.Wrap("playerdb", op, players.ErrUnavailable, err)
 }

@@ -1,0 +1,390 @@
+package rating
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+)
+
+// maxHelpDepth bounds how deep an operation helps the operations in its
+// way (each holds a player of higher username than the one before, so a
+// chain is at most as long as the players of the chain). Beyond it the
+// caller gets ErrBusy and may retry; nothing is left half done that
+// Recover cannot finish.
+const maxHelpDepth = 64
+
+// maxHoldAttempts bounds how often one hold is retried after helping.
+const maxHoldAttempts = 1000
+
+// recoverBatch is how many unfinished operations Recover reads at a time.
+const recoverBatch = 100
+
+// Recorder counts rating updates (metrics.Registry is one).
+type Recorder interface{ RatingUpdated() }
+
+// ServiceConfig tunes a Service.
+type ServiceConfig struct {
+	System System           // the zero System uses DefaultTau
+	Now    func() time.Time // the clock; time.Now when nil
+	// Recorder counts applied updates; nil records nothing.
+	Recorder Recorder
+}
+
+// Service applies finished games to both players' ratings exactly once
+// and in order, and keeps each player's ledger. It needs no transaction:
+// see Apply. Every method may run concurrently, in several processes on
+// one store.
+type Service struct {
+	store Store
+	sys   System
+	now   func() time.Time
+	rec   Recorder
+}
+
+// NewService returns a Service on the store.
+func NewService(store Store, cfg ServiceConfig) *Service {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Recorder == nil {
+		cfg.Recorder = noRecorder{}
+	}
+	return &Service{store: store, sys: cfg.System, now: cfg.Now, rec: cfg.Recorder}
+}
+
+type noRecorder struct{}
+
+func (noRecorder) RatingUpdated() {}
+
+// GameInput is a finished game as the rating service needs it.
+type GameInput struct {
+	ID       string // the game id: the operation's key
+	Black    string // usernames
+	White    string
+	Winner   Side // SideNone for a draw or a void game
+	Game     Game
+	SourceID string
+	Actor    string
+	At       time.Time
+}
+
+// PlayerResult is one player after a game.
+type PlayerResult struct {
+	PlayerState
+	Delta int `json:"delta"`
+}
+
+// GameResult is what a game did to both players.
+type GameResult struct {
+	Black PlayerResult
+	White PlayerResult
+	// Applied is false for a game that moves no rating (handicap, void):
+	// the states are the players' current ones.
+	Applied bool
+}
+
+// moves reports whether the game changes any rating (ladder or Glicko-2).
+func moves(g Game) bool {
+	_, _, ok := glickoScores(g)
+	return ok
+}
+
+// Apply applies the game to both players exactly once (keyed by in.ID)
+// and returns both players after it; applying it again returns the same
+// result. A game that moves no rating changes nothing and returns the
+// current states.
+//
+// The steps (docs/architecture.md): store the operation; hold both
+// players in username order (a player held by another operation is not
+// waited on: that operation is run to completion first); compute the plan
+// from the held states and store it once; append each ledger entry and
+// write each state guarded by the version the plan was computed from,
+// which releases the hold; mark the operation done. Every step can be
+// repeated by anyone, so a crash anywhere is repaired by running the
+// operation again (Recover).
+func (s *Service) Apply(ctx context.Context, in GameInput) (GameResult, error) {
+	if err := checkInput(in); err != nil {
+		return GameResult{}, err
+	}
+	if !moves(in.Game) {
+		return s.current(ctx, in.Black, in.White)
+	}
+	op, err := s.store.CreateOp(ctx, Operation{
+		ID: in.ID, Black: in.Black, White: in.White, Winner: in.Winner, Game: in.Game,
+		SourceID: in.SourceID, Actor: in.Actor, At: in.At.UTC().Truncate(time.Millisecond),
+	})
+	if err != nil {
+		return GameResult{}, err
+	}
+	if op, err = s.run(ctx, op, 0); err != nil {
+		return GameResult{}, err
+	}
+	return resultOf(op)
+}
+
+func checkInput(in GameInput) error {
+	switch {
+	case in.ID == "":
+		return &InputError{"game id", "is empty"}
+	case in.Black == "" || in.White == "":
+		return &InputError{"players", "are not both named"}
+	case in.Black == in.White:
+		return &InputError{"players", in.Black + " cannot play against themselves"}
+	case in.Winner != SideBlack && in.Winner != SideWhite && in.Winner != SideNone:
+		return &InputError{"winner", fmt.Sprintf("%q is not black, white or none", in.Winner)}
+	case in.Winner == SideNone && in.Game.Outcome == Decisive:
+		return &InputError{"winner", "a decisive game needs a winner"}
+	}
+	return nil
+}
+
+// current returns both players' states as they are (new players as they
+// would start).
+func (s *Service) current(ctx context.Context, black, white string) (GameResult, error) {
+	b, err := s.PlayerOrNew(ctx, black)
+	if err != nil {
+		return GameResult{}, err
+	}
+	w, err := s.PlayerOrNew(ctx, white)
+	if err != nil {
+		return GameResult{}, err
+	}
+	return GameResult{Black: PlayerResult{PlayerState: b}, White: PlayerResult{PlayerState: w}}, nil
+}
+
+// resultOf reads a done operation's result off its plan.
+func resultOf(op Operation) (GameResult, error) {
+	if op.Error != "" {
+		return GameResult{}, fmt.Errorf("rating game %s was given up: %s", op.ID, op.Error)
+	}
+	var r GameResult
+	r.Applied = true
+	for _, st := range op.Plan.Steps {
+		pr := PlayerResult{PlayerState: st.After, Delta: st.Entry.Delta}
+		pr.Hold = ""
+		if st.Before.Username == op.Black {
+			r.Black = pr
+		} else {
+			r.White = pr
+		}
+	}
+	return r, nil
+}
+
+// run takes the operation through every step still to do.
+func (s *Service) run(ctx context.Context, op Operation, depth int) (Operation, error) {
+	if op.Done {
+		return op, nil
+	}
+	var err error
+	if op.Plan == nil {
+		if op, err = s.hold(ctx, op, depth); err != nil || op.Done {
+			return op, err
+		}
+	}
+	for _, st := range op.Plan.Steps {
+		if err := s.store.AppendEntry(ctx, st.Entry); err != nil {
+			return op, err
+		}
+		if err := s.store.Commit(ctx, st.Before.Username, op.ID, st.Before.Version, st.After); err != nil {
+			return op, err
+		}
+	}
+	if err := s.store.FinishOp(ctx, op.ID, ""); err != nil {
+		return op, err
+	}
+	op.Done = true
+	s.rec.RatingUpdated()
+	return op, nil
+}
+
+// hold takes both players for op and stores the plan computed from their
+// states; it returns the operation with its (first stored) plan.
+func (s *Service) hold(ctx context.Context, op Operation, depth int) (Operation, error) {
+	names := []string{op.Black, op.White}
+	sort.Strings(names)
+	states := make(map[string]PlayerState, 2)
+	for _, n := range names {
+		st, err := s.holdOne(ctx, n, op.ID, depth)
+		if err != nil {
+			return op, err
+		}
+		states[n] = st
+	}
+	plan, err := s.plan(op, names, states)
+	if err != nil {
+		// Corrupt data (a score beyond ScoreLimit): give the game up,
+		// free both players, and say so; nothing was written.
+		for _, n := range names {
+			if rerr := s.store.Release(ctx, n, op.ID); rerr != nil {
+				return op, rerr
+			}
+		}
+		if ferr := s.store.FinishOp(ctx, op.ID, err.Error()); ferr != nil {
+			return op, ferr
+		}
+		return op, err
+	}
+	return s.store.SetPlan(ctx, op.ID, plan)
+}
+
+// holdOne holds one player for opID, first running to completion any
+// other operation that holds them.
+func (s *Service) holdOne(ctx context.Context, name, opID string, depth int) (PlayerState, error) {
+	for range maxHoldAttempts {
+		st, err := s.store.Hold(ctx, name, opID, NewPlayer(name))
+		var he *HeldError
+		if !errors.As(err, &he) {
+			return st, err
+		}
+		if depth >= maxHelpDepth {
+			return PlayerState{}, fmt.Errorf("%w: %v", ErrBusy, he)
+		}
+		other, err := s.store.Op(ctx, he.By)
+		if err != nil {
+			return PlayerState{}, fmt.Errorf("player %s held by operation %s: %w", name, he.By, err)
+		}
+		if other, err = s.run(ctx, other, depth+1); err != nil {
+			return PlayerState{}, err
+		}
+		// A done operation holds nothing: a hold it still has was left by
+		// a late runner of it, and is freed here.
+		if err := s.store.Release(ctx, name, other.ID); err != nil {
+			return PlayerState{}, err
+		}
+		if err := ctx.Err(); err != nil {
+			return PlayerState{}, err
+		}
+	}
+	return PlayerState{}, fmt.Errorf("%w: player %s", ErrBusy, name)
+}
+
+// plan computes what the game does to both held players, with the pure
+// formula, and the ledger entries that record it.
+func (s *Service) plan(op Operation, names []string, states map[string]PlayerState) (Plan, error) {
+	black, white := states[op.Black], states[op.White]
+	winner, loser := black, white
+	if op.Winner == SideWhite {
+		winner, loser = white, black
+	}
+	applied, err := s.sys.Apply(winner.State, loser.State, op.Game)
+	if err != nil {
+		return Plan{}, err
+	}
+	after := map[string]State{winner.Username: applied.Winner, loser.Username: applied.Loser}
+	delta := map[string]int{winner.Username: applied.Deltas.Winner, loser.Username: applied.Deltas.Loser}
+	at := s.now().UTC().Truncate(time.Millisecond)
+	var p Plan
+	for _, n := range names {
+		before := states[n]
+		before.Hold = ""
+		a := before
+		a.State = after[n]
+		a.Games++
+		switch {
+		case op.Game.Outcome == Draw:
+			a.Draws++
+		case n == winner.Username:
+			a.Wins++
+		default:
+			a.Losses++
+		}
+		opponent := op.White
+		if n == op.White {
+			opponent = op.Black
+		}
+		e := LedgerEntry{
+			Username: n, Seq: before.Seq + 1, Cause: CauseGame, CauseID: op.ID, SourceID: op.SourceID,
+			Actor: op.Actor, Opponent: opponent,
+			ScoreBefore: before.Score, ScoreAfter: a.Score, RankBefore: before.Rank().String(), RankAfter: a.Rank().String(),
+			Delta: delta[n], Glicko: a.Glicko, At: at, Prev: before.Head,
+		}
+		e.Hash = e.ComputeHash()
+		a.Seq, a.Head, a.Version, a.UpdatedAt = e.Seq, e.Hash, before.Version+1, at
+		p.Steps = append(p.Steps, Step{Before: before, After: a, Entry: e})
+	}
+	return p, nil
+}
+
+// Recover runs every unfinished operation to completion, oldest first:
+// what a crash left. It runs at start and from a job; running it while
+// games come in is safe. It returns how many it completed.
+func (s *Service) Recover(ctx context.Context) (int, error) {
+	n := 0
+	for {
+		ops, err := s.store.Unfinished(ctx, recoverBatch)
+		if err != nil || len(ops) == 0 {
+			return n, err
+		}
+		progress := false
+		for _, op := range ops {
+			if _, err := s.run(ctx, op, 0); err != nil && !errors.Is(err, ErrInvalidGame) {
+				return n, fmt.Errorf("recover operation %s: %w", op.ID, err)
+			}
+			n++
+			progress = true
+		}
+		if !progress {
+			return n, nil
+		}
+	}
+}
+
+// Player returns a player's state; ErrNotFound if they never had one.
+func (s *Service) Player(ctx context.Context, username string) (PlayerState, error) {
+	return s.store.Player(ctx, username)
+}
+
+// PlayerOrNew returns a player's state, or the state they would start
+// with.
+func (s *Service) PlayerOrNew(ctx context.Context, username string) (PlayerState, error) {
+	st, err := s.store.Player(ctx, username)
+	if errors.Is(err, ErrNotFound) {
+		return NewPlayer(username), nil
+	}
+	st.Hold = ""
+	return st, err
+}
+
+// History returns up to limit of the player's ledger entries, newest
+// first, with sequence numbers below before (0: from the newest).
+func (s *Service) History(ctx context.Context, username string, before int64, limit int) ([]LedgerEntry, error) {
+	return s.store.Ledger(ctx, username, before, limit)
+}
+
+// Leaderboard returns a page of players by score.
+func (s *Service) Leaderboard(ctx context.Context, q LeaderQuery) ([]PlayerState, error) {
+	return s.store.Leaderboard(ctx, q)
+}
+
+// Verify checks a player's ledger chain and that their score is their
+// placement plus their ledger (see VerifyChain). A player with no state
+// has nothing to verify.
+func (s *Service) Verify(ctx context.Context, username string) error {
+	st, err := s.store.Player(ctx, username)
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var all []LedgerEntry
+	before := int64(0)
+	for {
+		page, err := s.store.Ledger(ctx, username, before, 500)
+		if err != nil {
+			return err
+		}
+		all = append(all, page...)
+		if len(page) < 500 {
+			break
+		}
+		before = page[len(page)-1].Seq
+	}
+	for i, j := 0, len(all)-1; i < j; i, j = i+1, j-1 {
+		all[i], all[j] = all[j], all[i]
+	}
+	return VerifyChain(st, all)
+}

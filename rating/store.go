@@ -1,0 +1,166 @@
+package rating
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// PlayerState is a player's stored rating state: the rating (ladder score
+// and Glicko-2), the counts of rated games, the score the player was
+// placed at, and the fields that make applying a game exactly once
+// possible without transactions: a version moved only by the operation
+// holding the player, the hold itself, and the head of the ledger.
+type PlayerState struct {
+	Username string `json:"username"`
+	State
+	Games     int       `json:"games"`
+	Wins      int       `json:"wins"`
+	Losses    int       `json:"losses"`
+	Draws     int       `json:"draws"`
+	Placement int       `json:"placement"` // the score the ledger starts from
+	Version   int64     `json:"version"`
+	Hold      string    `json:"hold,omitempty"` // id of the operation holding the player
+	Seq       int64     `json:"seq"`            // the last ledger entry's sequence number
+	Head      string    `json:"head,omitempty"` // the last ledger entry's hash
+	UpdatedAt time.Time `json:"updated_at,omitzero"`
+}
+
+// NewPlayer is a player's state before their first rated game: StartScore
+// and NewGlicko, placed at StartScore.
+func NewPlayer(username string) PlayerState {
+	return PlayerState{Username: username, State: NewState(), Placement: StartScore}
+}
+
+// Side names a player of a game.
+type Side string
+
+// The sides; SideNone is a draw's winner.
+const (
+	SideBlack Side = "black"
+	SideWhite Side = "white"
+	SideNone  Side = ""
+)
+
+// Operation is the application of one game to its two players, keyed by
+// the game's id. It is stored before anything else is written; its plan,
+// computed once while both players are held, says exactly what to write.
+type Operation struct {
+	ID       string    `json:"id"`
+	Black    string    `json:"black"`
+	White    string    `json:"white"`
+	Winner   Side      `json:"winner"` // SideNone for a draw
+	Game     Game      `json:"game"`
+	SourceID string    `json:"source_id,omitempty"`
+	Actor    string    `json:"actor,omitempty"`
+	At       time.Time `json:"at"` // when the game was accepted
+	Plan     *Plan     `json:"plan,omitempty"`
+	Done     bool      `json:"done"`
+	Error    string    `json:"error,omitempty"` // why it was given up (corrupt data)
+}
+
+// Plan is what an operation writes: one step per player, in sorted
+// username order.
+type Plan struct {
+	Steps []Step `json:"steps"`
+}
+
+// Step is one player's part of a plan: the state the plan was computed
+// from (its Version guards the write), the state after, and the ledger
+// entry.
+type Step struct {
+	Before PlayerState `json:"before"`
+	After  PlayerState `json:"after"`
+	Entry  LedgerEntry `json:"entry"`
+}
+
+// LeaderQuery selects a page of the leaderboard: players by score, highest
+// first, then by username; after the cursor when After is set; within
+// [MinScore, MaxScore] when set.
+type LeaderQuery struct {
+	MinScore, MaxScore *int
+	After              *LeaderCursor
+	Limit              int
+}
+
+// LeaderCursor is the last row of the previous page.
+type LeaderCursor struct {
+	Score    int    `json:"s"`
+	Username string `json:"u"`
+}
+
+// Store keeps rating states, operations and the ledger. Every method is
+// one single-document write or a read: the service builds exactly-once
+// out of them. Implementations map driver errors to ErrNotFound and
+// ErrUnavailable.
+type Store interface {
+	// CreateOp stores op unless an operation with its ID exists, and
+	// returns the stored one either way.
+	CreateOp(ctx context.Context, op Operation) (Operation, error)
+	// Op returns the operation; ErrNotFound if none.
+	Op(ctx context.Context, id string) (Operation, error)
+	// SetPlan stores the plan on the operation only if it has none, and
+	// returns the stored operation (with whichever plan was first).
+	SetPlan(ctx context.Context, id string, p Plan) (Operation, error)
+	// FinishOp marks the operation done, with an error text when it was
+	// given up. Finishing twice is no error.
+	FinishOp(ctx context.Context, id, errText string) error
+	// Unfinished lists up to limit operations not done, oldest first.
+	Unfinished(ctx context.Context, limit int) ([]Operation, error)
+
+	// Hold sets the player's hold to opID when it is free (creating the
+	// player as fresh when there is none) or already opID, and returns
+	// the state; a *HeldError naming the holder otherwise.
+	Hold(ctx context.Context, username, opID string, fresh PlayerState) (PlayerState, error)
+	// Commit writes after (rating, counts, ledger head, placement) with
+	// version from+1 and the hold released, only while the player is held
+	// by opID at version from. When the version is already past from the
+	// write was done before: a hold opID still has is released and nil
+	// returned. ErrNotHeld otherwise.
+	Commit(ctx context.Context, username, opID string, from int64, after PlayerState) error
+	// Release frees the player's hold if opID has it.
+	Release(ctx context.Context, username, opID string) error
+	// Player returns the player's state; ErrNotFound if none.
+	Player(ctx context.Context, username string) (PlayerState, error)
+
+	// AppendEntry adds an entry, unique per player and sequence number.
+	// An entry already there with the same hash is no error (a retry);
+	// one with another hash is ErrLedgerConflict.
+	AppendEntry(ctx context.Context, e LedgerEntry) error
+	// Ledger returns up to limit of the player's entries, newest first,
+	// with sequence numbers below before (all when before is 0).
+	Ledger(ctx context.Context, username string, before int64, limit int) ([]LedgerEntry, error)
+	// Leaderboard returns a page of players by score (see LeaderQuery).
+	Leaderboard(ctx context.Context, q LeaderQuery) ([]PlayerState, error)
+}
+
+// Sentinels.
+var (
+	ErrNotFound = errors.New("not found")
+	// ErrHeld matches *HeldError.
+	ErrHeld = errors.New("player held by another operation")
+	// ErrNotHeld: a commit found the player neither held by its operation
+	// nor past the version its plan was computed from: a bug or tampering.
+	ErrNotHeld = errors.New("player not held by the operation")
+	// ErrLedgerConflict: a different entry has the same player and
+	// sequence number.
+	ErrLedgerConflict = errors.New("ledger entry conflict")
+	// ErrBusy: an operation could not take its players (too many others
+	// in the way); the caller may retry, and Recover completes it.
+	ErrBusy        = errors.New("players busy; try again")
+	ErrUnavailable = errors.New("store unavailable")
+)
+
+// HeldError says which operation holds a player.
+type HeldError struct {
+	Username string
+	By       string
+}
+
+func (e *HeldError) Error() string {
+	return fmt.Sprintf("player %s is held by operation %s", e.Username, e.By)
+}
+
+// Unwrap gives ErrHeld.
+func (e *HeldError) Unwrap() error { return ErrHeld }
