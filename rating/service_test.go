@@ -1,0 +1,284 @@
+package rating_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/weiqi-platform/rank/internal/testsvc"
+	"github.com/weiqi-platform/rank/rating"
+	"github.com/weiqi-platform/rank/rating/ratingdb"
+)
+
+var bg = context.Background()
+
+// fixedClock is an injected clock: ledger times are part of the hash, so
+// a test that compares plans must not read the wall clock.
+func fixedClock() time.Time { return time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC) }
+
+func newStore(t *testing.T) rating.Store {
+	t.Helper()
+	s, err := ratingdb.New(bg, testsvc.Mongo(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func game(id, black, white string, winner rating.Side) rating.GameInput {
+	g := rating.GameInput{ID: id, Black: black, White: white, Winner: winner, Game: rating.Game{Moves: 150}, SourceID: "src-" + id, Actor: "go-server", At: fixedClock()}
+	if winner == rating.SideNone {
+		g.Game.Outcome = rating.Draw
+	}
+	return g
+}
+
+func TestApplyOnceAndAgain(t *testing.T) {
+	store := newStore(t)
+	svc := rating.NewService(store, rating.ServiceConfig{Now: fixedClock})
+	r, err := svc.Apply(bg, game("g1", "alice", "bob", rating.SideBlack))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Applied || r.Black.Delta != 5 || r.White.Delta != -5 || r.Black.Score != 5 || r.White.Score != -5 {
+		t.Fatalf("first game: %+v", r)
+	}
+	if r.Black.Glicko.Rating <= 1500 || r.White.Glicko.Rating >= 1500 || r.Black.Wins != 1 || r.White.Losses != 1 || r.Black.Games != 1 {
+		t.Fatalf("Glicko-2 or counts not moved: %+v", r)
+	}
+	again, err := svc.Apply(bg, game("g1", "alice", "bob", rating.SideBlack))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again != r {
+		t.Fatalf("applying again gave\n%+v\nnot\n%+v", again, r)
+	}
+	for _, name := range []string{"alice", "bob"} {
+		h, err := svc.History(bg, name, 0, 10)
+		if err != nil || len(h) != 1 {
+			t.Fatalf("%s history %v, %v: want one entry", name, h, err)
+		}
+		if err := svc.Verify(bg, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A draw moves Glicko-2 and the counts, not the ladder.
+	d, err := svc.Apply(bg, game("g2", "bob", "alice", rating.SideNone))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Black.Delta != 0 || d.Black.Score != -5 || d.Black.Draws != 1 || d.Black.Games != 2 || d.Black.Glicko == r.White.Glicko {
+		t.Fatalf("draw: %+v", d)
+	}
+}
+
+func TestGameThatMovesNothing(t *testing.T) {
+	store := newStore(t)
+	svc := rating.NewService(store, rating.ServiceConfig{Now: fixedClock})
+	g := game("h1", "alice", "bob", rating.SideBlack)
+	g.Game.Handicap = 3
+	r, err := svc.Apply(bg, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Applied || r.Black.Score != 0 || r.Black.Glicko != rating.NewGlicko() || r.Black.Games != 0 {
+		t.Fatalf("handicap game: %+v", r)
+	}
+	if _, err := store.Op(bg, "h1"); !errors.Is(err, rating.ErrNotFound) {
+		t.Fatalf("a handicap game left an operation: %v", err)
+	}
+	if _, err := store.Player(bg, "alice"); !errors.Is(err, rating.ErrNotFound) {
+		t.Fatalf("a handicap game created a player: %v", err)
+	}
+}
+
+func TestApplyRefusesBadInput(t *testing.T) {
+	svc := rating.NewService(newStore(t), rating.ServiceConfig{})
+	for _, g := range []rating.GameInput{
+		{ID: "", Black: "a", White: "b", Winner: rating.SideBlack},
+		{ID: "x", Black: "a", White: "a", Winner: rating.SideBlack},
+		{ID: "x", Black: "a", White: "b", Winner: rating.SideNone},
+		{ID: "x", Black: "a", White: "b", Winner: "red"},
+	} {
+		if _, err := svc.Apply(bg, g); !errors.Is(err, rating.ErrInvalidGame) {
+			t.Errorf("Apply(%+v) = %v, want ErrInvalidGame", g, err)
+		}
+	}
+}
+
+// errCrash is the failure the crashing store injects.
+var errCrash = errors.New("injected crash")
+
+// crashStore fails the write after the first `after` writes: with
+// beforeWrite the failing write is not done (the process died before
+// sending it), otherwise it is done and its answer lost (died after).
+type crashStore struct {
+	rating.Store
+	mu          sync.Mutex
+	writes      int
+	after       int
+	beforeWrite bool
+	log         []string
+}
+
+func (c *crashStore) step(name string, write func() error) error {
+	c.mu.Lock()
+	n := c.writes
+	c.writes++
+	c.log = append(c.log, name)
+	c.mu.Unlock()
+	if n < c.after {
+		return write()
+	}
+	if n == c.after && !c.beforeWrite {
+		_ = write()
+	}
+	return errCrash
+}
+
+func (c *crashStore) CreateOp(ctx context.Context, op rating.Operation) (out rating.Operation, err error) {
+	err = c.step("create op", func() error { out, err = c.Store.CreateOp(ctx, op); return err })
+	return out, err
+}
+func (c *crashStore) SetPlan(ctx context.Context, id string, p rating.Plan) (out rating.Operation, err error) {
+	err = c.step("set plan", func() error { out, err = c.Store.SetPlan(ctx, id, p); return err })
+	return out, err
+}
+func (c *crashStore) FinishOp(ctx context.Context, id, e string) error {
+	return c.step("finish op", func() error { return c.Store.FinishOp(ctx, id, e) })
+}
+func (c *crashStore) Hold(ctx context.Context, u, id string, f rating.PlayerState) (out rating.PlayerState, err error) {
+	err = c.step("hold "+u, func() error { out, err = c.Store.Hold(ctx, u, id, f); return err })
+	return out, err
+}
+func (c *crashStore) Commit(ctx context.Context, u, id string, from int64, a rating.PlayerState) error {
+	return c.step("commit "+u, func() error { return c.Store.Commit(ctx, u, id, from, a) })
+}
+func (c *crashStore) Release(ctx context.Context, u, id string) error {
+	return c.step("release "+u, func() error { return c.Store.Release(ctx, u, id) })
+}
+func (c *crashStore) AppendEntry(ctx context.Context, e rating.LedgerEntry) error {
+	return c.step("append "+e.Username, func() error { return c.Store.AppendEntry(ctx, e) })
+}
+
+// TestCrashAtEveryStep: the process dies before or after each write of
+// applying a game (alice's second game, so her ledger has a head); then
+// either the restart recovery or the next game of one of the players
+// completes it. Either way every player ends exactly where a run without
+// a crash ends, with one ledger entry per game and an intact chain.
+func TestCrashAtEveryStep(t *testing.T) {
+	// The reference: no crash, in the order the ledger says the games were
+	// applied. A g1 whose operation holds no player yet when g2 comes is
+	// applied after g2: the order is that in which the holds were taken.
+	games := map[string]rating.GameInput{
+		"g0": game("g0", "alice", "carol", rating.SideBlack),
+		"g1": game("g1", "bob", "alice", rating.SideWhite),
+		"g2": game("g2", "alice", "carol", rating.SideWhite),
+	}
+	refs := map[string]map[string]rating.PlayerState{}
+	reference := func(t *testing.T, order []string) map[string]rating.PlayerState {
+		key := fmt.Sprint(order)
+		if want, ok := refs[key]; ok {
+			return want
+		}
+		ref := rating.NewService(newStore(t), rating.ServiceConfig{Now: fixedClock})
+		for _, id := range order {
+			if _, err := ref.Apply(bg, games[id]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := map[string]rating.PlayerState{}
+		for _, n := range []string{"alice", "bob", "carol"} {
+			st, err := ref.Player(bg, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want[n] = st
+		}
+		refs[key] = want
+		return want
+	}
+
+	// One clean run counts the writes of g1.
+	probe := &crashStore{Store: newStore(t), after: 1 << 30}
+	if _, err := rating.NewService(probe, rating.ServiceConfig{Now: fixedClock}).Apply(bg, game("g1", "bob", "alice", rating.SideWhite)); err != nil {
+		t.Fatal(err)
+	}
+	steps := probe.log
+	if len(steps) < 7 {
+		t.Fatalf("applying a game took only %d writes: %v", len(steps), steps)
+	}
+
+	for k := range steps {
+		for _, before := range []bool{true, false} {
+			for _, repair := range []string{"recover", "next game"} {
+				name := fmt.Sprintf("die %s %s/%s", map[bool]string{true: "before", false: "after"}[before], steps[k], repair)
+				t.Run(name, func(t *testing.T) {
+					store := newStore(t)
+					svc := rating.NewService(store, rating.ServiceConfig{Now: fixedClock})
+					if _, err := svc.Apply(bg, game("g0", "alice", "carol", rating.SideBlack)); err != nil {
+						t.Fatal(err)
+					}
+					crashing := &crashStore{Store: store, after: k, beforeWrite: before}
+					_, err := rating.NewService(crashing, rating.ServiceConfig{Now: fixedClock}).Apply(bg, game("g1", "bob", "alice", rating.SideWhite))
+					if !errors.Is(err, errCrash) {
+						t.Fatalf("the crash was not injected: %v", err)
+					}
+					// A new process on the same store.
+					switch repair {
+					case "recover":
+						if _, err := svc.Recover(bg); err != nil {
+							t.Fatal(err)
+						}
+						if _, err := svc.Apply(bg, game("g2", "alice", "carol", rating.SideWhite)); err != nil {
+							t.Fatal(err)
+						}
+					case "next game":
+						// alice's next game helps a g1 that holds a player to
+						// completion first; a g1 that holds none yet comes
+						// after g2, by the restart recovery or the retry.
+						if _, err := svc.Apply(bg, game("g2", "alice", "carol", rating.SideWhite)); err != nil {
+							t.Fatal(err)
+						}
+						if _, err := svc.Recover(bg); err != nil {
+							t.Fatal(err)
+						}
+					}
+					// The submitter's retry changes nothing more.
+					if _, err := svc.Apply(bg, game("g1", "bob", "alice", rating.SideWhite)); err != nil {
+						t.Fatal(err)
+					}
+					ledger, err := store.Ledger(bg, "alice", 0, 10)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var order []string
+					for i := len(ledger) - 1; i >= 0; i-- {
+						order = append(order, ledger[i].CauseID)
+					}
+					if len(order) != 3 || order[0] != "g0" {
+						t.Fatalf("alice's ledger holds %v, want g0 then g1 and g2 once each", order)
+					}
+					for n, w := range reference(t, order) {
+						got, err := store.Player(bg, n)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if got.Score != w.Score || got.Glicko != w.Glicko || got.Games != w.Games || got.Wins != w.Wins || got.Hold != "" {
+							t.Errorf("%s ends at %+v, want %+v", n, got, w)
+						}
+						if err := svc.Verify(bg, n); err != nil {
+							t.Error(err)
+						}
+					}
+					if ops, err := store.Unfinished(bg, 10); err != nil || len(ops) != 0 {
+						t.Errorf("unfinished operations left: %v, %v", ops, err)
+					}
+				})
+			}
+		}
+	}
+}
