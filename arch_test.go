@@ -29,6 +29,7 @@ var drivers = map[string][]string{
 	module + "/internal/embedded":   {"cmd/", "internal/testsvc"},
 	module + "/internal/testsvc":    {}, // test files only
 	module + "/internal/mongoerr":   {"*db"},
+	module + "/internal/gamerate":   {"cmd/"},
 }
 
 type pkg struct {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/players"
 )
 
@@ -49,6 +50,10 @@ type Deps struct {
 	MetricsHandler http.Handler    // serves GET /metrics; nil: 404
 	BodyLimit      int64           // bytes; 0 means DefaultBodyLimit
 	TrustedProxies []string        // CIDRs or IPs whose X-Forwarded-For is believed; none by default
+
+	Games     Games         // games in (games.Intake)
+	Ratings   Ratings       // ratings out (rating.Service)
+	Directory games.Players // who is a player (usernames in paths)
 }
 
 // Server is the HTTP handler of rankd.
@@ -105,6 +110,12 @@ func (s *Server) routes() {
 
 	admin := authed.Group("/admin", s.require(players.RoleAdmin))
 	admin.POST("/accounts", s.createAccount)
+
+	authed.POST("/games", s.require(players.RoleServer, players.RoleAdmin), s.submitGame)
+	authed.GET("/games/:id", s.getGame)
+	authed.GET("/players/:username", s.getPlayer)
+	authed.GET("/players/:username/history", s.getHistory)
+	authed.GET("/leaderboard", s.getLeaderboard)
 }
 
 // ServeHTTP implements http.Handler.

@@ -6,11 +6,22 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/players"
+	"github.com/weiqi-platform/rank/rating"
 )
+
+// sgfPoint is a move's point in SGF letters ("" for a pass).
+func sgfPoint(m games.Move) string {
+	if m.Pass {
+		return ""
+	}
+	return m.Point.SGF()
+}
 
 // Error is an error the HTTP layer raises itself (a malformed body, a
 // missing token), already in its final shape.
@@ -75,6 +86,63 @@ var errorTable = []rule{
 		}},
 	{is: players.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "not found"},
 	{is: players.ErrUnavailable, status: http.StatusServiceUnavailable, code: "store_unavailable", message: "a store is unavailable; try again shortly"},
+
+	// games
+	{as: func(err error) bool { var e *games.MoveError; return errors.As(err, &e) },
+		status: http.StatusUnprocessableEntity, code: "illegal_move", message: "the game has an illegal move",
+		detail: func(err error) (string, map[string]any) {
+			var e *games.MoveError
+			errors.As(err, &e)
+			point := "pass"
+			if !e.Move.Pass {
+				point = strings.ToLower(e.Move.Point.Vertex(e.Size))
+			}
+			return e.Error(), map[string]any{"move": e.Number, "point": point, "sgf_point": sgfPoint(e.Move), "color": strings.ToLower(e.Move.Color.String()), "reason": e.Reason()}
+		}},
+	{as: func(err error) bool { var e *games.ResultMismatchError; return errors.As(err, &e) },
+		status: http.StatusUnprocessableEntity, code: "result_mismatch", message: "the claimed result contradicts the game",
+		detail: func(err error) (string, map[string]any) {
+			var e *games.ResultMismatchError
+			errors.As(err, &e)
+			return e.Error(), map[string]any{"claimed": e.Claimed, "computed": e.Computed}
+		}},
+	{as: func(err error) bool { var e *games.SGFError; return errors.As(err, &e) },
+		status: http.StatusBadRequest, code: "invalid_sgf", message: "the SGF is malformed",
+		detail: func(err error) (string, map[string]any) {
+			var e *games.SGFError
+			errors.As(err, &e)
+			return e.Error(), map[string]any{"offset": e.Offset}
+		}},
+	{as: func(err error) bool { var e *games.InvalidRecordError; return errors.As(err, &e) },
+		status: http.StatusUnprocessableEntity, code: "invalid_field", message: "a field of the game is invalid",
+		detail: func(err error) (string, map[string]any) {
+			var e *games.InvalidRecordError
+			errors.As(err, &e)
+			return e.Error(), map[string]any{"field": e.Field, "reason": e.Msg}
+		}},
+	{as: func(err error) bool { var e *games.UnknownPlayerError; return errors.As(err, &e) },
+		status: http.StatusUnprocessableEntity, code: "unknown_player", message: "a player of the game is unknown",
+		detail: func(err error) (string, map[string]any) {
+			var e *games.UnknownPlayerError
+			errors.As(err, &e)
+			return e.Error(), map[string]any{"side": e.Side, "username": e.Username}
+		}},
+	{as: func(err error) bool { var e *games.ConflictError; return errors.As(err, &e) },
+		status: http.StatusConflict, code: "source_conflict", message: "another game has this source_id",
+		detail: func(err error) (string, map[string]any) {
+			var e *games.ConflictError
+			errors.As(err, &e)
+			return e.Error(), map[string]any{"source_id": e.SourceID, "game_id": e.GameID}
+		}},
+	{is: games.ErrNotPending, status: http.StatusConflict, code: "game_not_pending", message: "the game named is not waiting for its result (finished or expired)"},
+	{is: games.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "no such game"},
+	{is: games.ErrUnavailable, status: http.StatusServiceUnavailable, code: "store_unavailable", message: "a store is unavailable; try again shortly"},
+
+	// rating
+	{is: rating.ErrBusy, status: http.StatusServiceUnavailable, code: "busy", message: "the players are busy with other games; try again",
+		detail: func(error) (string, map[string]any) { return "", map[string]any{retryAfterKey: int64(1)} }},
+	{is: rating.ErrUnavailable, status: http.StatusServiceUnavailable, code: "store_unavailable", message: "a store is unavailable; try again shortly"},
+	{is: rating.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "not found"},
 
 	// the standard library
 	{as: func(err error) bool { var m *http.MaxBytesError; return errors.As(err, &m) },

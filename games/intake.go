@@ -7,6 +7,7 @@ import (
 	"encoding/base32"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
@@ -239,6 +240,11 @@ func (in *Intake) submit(ctx context.Context, s Submission) (Accepted, error) {
 			rated = p.Rated
 		}
 	}
+	var pr *Record
+	if pending != nil {
+		pr = pending.Record
+	}
+	r.fillUnset(pr)
 	var err error
 	if black, err = in.resolve(ctx, "black", black); err != nil {
 		return Accepted{}, err
@@ -279,6 +285,41 @@ func (in *Intake) submit(ctx context.Context, s Submission) (Accepted, error) {
 	}
 	return in.rate(ctx, g, false)
 }
+
+// Unset fields of a submitted Record, which take the pending game's value
+// (when the submission finishes one) or the default: a Size of 0, the
+// zero Ruleset, a NaN Komi and a negative Handicap.
+func (r *Record) fillUnset(pending *Record) {
+	if pending != nil {
+		if r.Size == 0 {
+			r.Size = pending.Size
+		}
+		if r.Rules == (Ruleset{}) {
+			r.Rules = pending.Rules
+		}
+		if r.Handicap < 0 {
+			r.Handicap = pending.Handicap
+		}
+		if math.IsNaN(r.Komi) {
+			r.Komi = pending.Komi
+		}
+	}
+	if r.Size == 0 {
+		r.Size = DefaultSize
+	}
+	if r.Rules == (Ruleset{}) {
+		r.Rules = Chinese()
+	}
+	if r.Handicap < 0 {
+		r.Handicap = 0
+	}
+	if math.IsNaN(r.Komi) {
+		r.Komi = DefaultKomi(r.Rules, r.Handicap)
+	}
+}
+
+// DefaultSize is the board size of a submission that gives none.
+const DefaultSize = 19
 
 // finishPending turns a pending game into the finished g.
 func (in *Intake) finishPending(ctx context.Context, p, g StoredGame) (Accepted, error) {
@@ -382,7 +423,7 @@ func (in *Intake) CreatePending(ctx context.Context, p Pending) (StoredGame, err
 		return StoredGame{}, invalid("white", "%q cannot play against themselves", black)
 	}
 	if p.Size == 0 {
-		p.Size = 19
+		p.Size = DefaultSize
 	}
 	r := &Record{Size: p.Size, Rules: p.Rules, Komi: p.Komi, Handicap: p.Handicap, Black: Player{Name: black}, White: Player{Name: white}}
 	if err := r.validatePending(); err != nil {

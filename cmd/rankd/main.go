@@ -24,10 +24,15 @@ import (
 
 	"github.com/weiqi-platform/rank/api"
 	"github.com/weiqi-platform/rank/cmd/internal/wire"
+	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/games/gamedb"
+	"github.com/weiqi-platform/rank/internal/gamerate"
 	"github.com/weiqi-platform/rank/internal/metrics"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/players/playerdb"
 	"github.com/weiqi-platform/rank/players/playerredis"
+	"github.com/weiqi-platform/rank/rating"
+	"github.com/weiqi-platform/rank/rating/ratingdb"
 )
 
 // HTTP server timeouts, decided: generous for slow clients, bounded so that
@@ -84,6 +89,8 @@ type Main struct {
 	Logger  *slog.Logger
 	Players *players.Service
 	Metrics *metrics.Registry
+	Ratings *rating.Service
+	Intake  *games.Intake
 
 	mongo    *wire.Mongo
 	redis    *wire.Redis
@@ -134,10 +141,16 @@ func (m *Main) Run(ctx context.Context) error {
 		log.Info("admin account", "username", cfg.AdminUser, "created", created)
 	}
 	m.Metrics = metrics.New()
+	if err := m.openGames(ctx, store); err != nil {
+		return err
+	}
 
 	handler, err := api.New(api.Deps{
 		Logger:         log,
 		Accounts:       m.Players,
+		Games:          m.Intake,
+		Ratings:        m.Ratings,
+		Directory:      gamerate.Players{Store: store},
 		Metrics:        m.Metrics,
 		MetricsHandler: m.Metrics.Handler(),
 		BodyLimit:      cfg.BodyLimit,
@@ -168,6 +181,39 @@ func (m *Main) Run(ctx context.Context) error {
 		}
 	}()
 	log.Info(ListeningMsg, "addr", m.listener.Addr().String(), "url", m.url)
+	return nil
+}
+
+// openGames wires games in and ratings out, then completes whatever a
+// crash left: unfinished rating operations first, then stored games not
+// yet rated (which Recover also exposes to a job).
+func (m *Main) openGames(ctx context.Context, accounts players.Store) error {
+	gstore, err := gamedb.New(ctx, m.mongo.DB)
+	if err != nil {
+		return err
+	}
+	rstore, err := ratingdb.New(ctx, m.mongo.DB)
+	if err != nil {
+		return err
+	}
+	m.Ratings = rating.NewService(rstore, rating.ServiceConfig{System: rating.Default, Recorder: m.Metrics})
+	m.Intake = games.NewIntake(gstore, gamerate.Rater{Service: m.Ratings}, gamerate.Players{Store: accounts}, m.Metrics, games.IntakeConfig{})
+	return m.Recover(ctx)
+}
+
+// Recover completes every unfinished rating operation and rates every
+// stored game not yet rated. rankd runs it at start; a job may run it
+// later.
+func (m *Main) Recover(ctx context.Context) error {
+	ops, err := m.Ratings.Recover(ctx)
+	if err != nil {
+		return fmt.Errorf("recover rating operations: %w", err)
+	}
+	gs, err := m.Intake.Recover(ctx)
+	if err != nil {
+		return fmt.Errorf("recover unrated games: %w", err)
+	}
+	m.Logger.Info("recovered", "rating_operations", ops, "unrated_games", gs)
 	return nil
 }
 

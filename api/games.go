@@ -1,0 +1,306 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/weiqi-platform/rank/games"
+)
+
+// Games is what the routes need of games.Intake.
+type Games interface {
+	Submit(ctx context.Context, s games.Submission) (games.Accepted, error)
+	Game(ctx context.Context, id string) (games.StoredGame, error)
+}
+
+// SGFType is the media type of SGF, in and out.
+const SGFType = "application/x-go-sgf"
+
+// gameIn is the JSON body of POST /api/v1/games. Omitted size, rules, komi
+// and handicap take the pending game's (with game_id) or the defaults.
+type gameIn struct {
+	SourceID    string   `json:"source_id"`
+	GameID      string   `json:"game_id"`
+	Black       string   `json:"black"`
+	White       string   `json:"white"`
+	Size        int      `json:"size"`
+	Rules       string   `json:"rules"`
+	Komi        *float64 `json:"komi"`
+	Handicap    *int     `json:"handicap"`
+	Setup       []string `json:"setup"`
+	Moves       []string `json:"moves"`
+	SGF         string   `json:"sgf"`
+	End         string   `json:"end"`
+	EndBy       string   `json:"end_by"`
+	Escaped     string   `json:"escaped"`
+	Dead        []string `json:"dead"`
+	Result      string   `json:"result"`
+	Rated       *bool    `json:"rated"`
+	TimeControl string   `json:"time_control"`
+}
+
+func badRecord(field, format string, args ...any) error {
+	return &games.InvalidRecordError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// record turns the JSON body into a record (nil when it carries SGF).
+func (in gameIn) record() (*games.Record, error) {
+	if in.SGF != "" {
+		if len(in.Moves) > 0 || len(in.Setup) > 0 || in.End != "" || len(in.Dead) > 0 || in.Result != "" || in.Size != 0 || in.Rules != "" || in.Komi != nil || in.Handicap != nil {
+			return nil, badRecord("sgf", "give the game either as sgf or as fields (size, rules, komi, handicap, moves, end, result, dead), not both")
+		}
+		return nil, nil
+	}
+	r := &games.Record{Size: in.Size, Komi: math.NaN(), Handicap: -1, Result: in.Result}
+	if in.Rules != "" {
+		rs, err := games.ParseRuleset(in.Rules)
+		if err != nil {
+			return nil, err
+		}
+		r.Rules = rs
+	}
+	if in.Komi != nil {
+		r.Komi = *in.Komi
+	}
+	if in.Handicap != nil {
+		if *in.Handicap < 0 {
+			return nil, badRecord("handicap", "handicap %d is negative", *in.Handicap)
+		}
+		r.Handicap = *in.Handicap
+	}
+	for i, s := range in.Setup {
+		var st games.Stone
+		if err := st.UnmarshalText([]byte(s)); err != nil {
+			return nil, badRecord("setup", "setup stone %d: %q is not like \"B pd\"", i+1, s)
+		}
+		r.Setup = append(r.Setup, st)
+	}
+	// Plain points alternate colours from the side that moves first:
+	// Black, or White after two or more handicap stones.
+	next := games.Black
+	if in.Handicap != nil && *in.Handicap >= 2 {
+		next = games.White
+	}
+	for i, s := range in.Moves {
+		m, err := parseMove(s, next)
+		if err != nil {
+			return nil, badRecord("moves", "move %d: %v", i+1, err)
+		}
+		r.Moves = append(r.Moves, m)
+		next = m.Color.Opponent()
+	}
+	r.End = games.EndReason(strings.ToLower(in.End))
+	if in.Escaped != "" {
+		c, err := games.ParseColor(in.Escaped)
+		if err != nil || c == games.Empty {
+			return nil, badRecord("escaped", "%q is not black or white", in.Escaped)
+		}
+		if r.End == "" {
+			r.End = games.EndEscape
+		}
+		r.EndBy = c
+	}
+	if in.EndBy != "" {
+		c, err := games.ParseColor(in.EndBy)
+		if err != nil || c == games.Empty {
+			return nil, badRecord("end_by", "%q is not black or white", in.EndBy)
+		}
+		r.EndBy = c
+	}
+	// The side that resigned, timed out or forfeited is the loser the
+	// claimed result names, when end_by does not say.
+	if r.EndBy == games.Empty && (r.End == games.EndResign || r.End == games.EndTime || r.End == games.EndForfeit) {
+		if res, ok, err := games.ParseResult(in.Result); err == nil && ok && res.Winner != games.Empty {
+			r.EndBy = res.Winner.Opponent()
+		}
+	}
+	for i, s := range in.Dead {
+		p, err := games.ParseSGFPoint(s)
+		if err != nil {
+			return nil, badRecord("dead", "dead stone %d: %q is not an SGF point", i+1, s)
+		}
+		r.Dead = append(r.Dead, p)
+	}
+	return r, nil
+}
+
+// parseMove reads "pd", "" or "tt" (a pass), or "B pd" / "W pass".
+func parseMove(s string, next games.Color) (games.Move, error) {
+	s = strings.TrimSpace(s)
+	if strings.Contains(s, " ") {
+		var m games.Move
+		err := m.UnmarshalText([]byte(s))
+		return m, err
+	}
+	if s == "" || s == "tt" || strings.EqualFold(s, "pass") {
+		return games.PassMove(next), nil
+	}
+	p, err := games.ParseSGFPoint(s)
+	if err != nil {
+		return games.Move{}, err
+	}
+	return games.Play(next, p), nil
+}
+
+// submission reads either body form: JSON, or raw SGF with the source_id
+// (and optionally game_id, rated) in the query.
+func (s *Server) submission(c *gin.Context) (games.Submission, error) {
+	by, _ := principalOf(c)
+	mt, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type"))
+	if mt == SGFType {
+		body, err := io.ReadAll(c.Request.Body)
+		if err != nil {
+			return games.Submission{}, err
+		}
+		if len(body) == 0 {
+			return games.Submission{}, &Error{Status: http.StatusBadRequest, Code: "invalid_sgf", Message: "the request body is empty; send the SGF text", Details: map[string]any{"offset": 0}}
+		}
+		sub := games.Submission{SourceID: c.Query("source_id"), GameID: c.Query("game_id"), SGF: body, By: by.Username, TimeControl: c.Query("time_control")}
+		if v, ok := c.GetQuery("rated"); ok {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return games.Submission{}, &Error{Status: http.StatusBadRequest, Code: "invalid_parameter", Message: "rated must be true or false, got " + strconv.Quote(v), Details: map[string]any{"parameter": "rated"}}
+			}
+			sub.Rated = &b
+		}
+		return sub, nil
+	}
+	var in gameIn
+	if err := decodeJSON(c, &in); err != nil {
+		return games.Submission{}, err
+	}
+	if in.SourceID == "" && in.GameID == "" {
+		return games.Submission{}, requireFields("source_id", "")
+	}
+	rec, err := in.record()
+	if err != nil {
+		return games.Submission{}, err
+	}
+	sub := games.Submission{SourceID: in.SourceID, GameID: in.GameID, Black: in.Black, White: in.White, Record: rec,
+		Rated: in.Rated, TimeControl: in.TimeControl, By: by.Username}
+	if rec == nil {
+		sub.SGF = []byte(in.SGF)
+	}
+	return sub, nil
+}
+
+// gameJSON is a stored game as the API shows it.
+type gameJSON struct {
+	ID          string        `json:"id"`
+	SourceID    string        `json:"source_id"`
+	Status      string        `json:"status"`
+	Black       string        `json:"black"`
+	White       string        `json:"white"`
+	Rated       bool          `json:"rated"`
+	TimeControl string        `json:"time_control,omitempty"`
+	Size        int           `json:"size"`
+	Rules       string        `json:"rules"`
+	Komi        float64       `json:"komi"`
+	Handicap    int           `json:"handicap"`
+	Moves       []games.Move  `json:"moves"`
+	Setup       []games.Stone `json:"setup,omitempty"`
+	Dead        []games.Point `json:"dead,omitempty"`
+	End         string        `json:"end,omitempty"`
+	EndBy       string        `json:"end_by,omitempty"`
+	Result      string        `json:"result,omitempty"`
+	MoveCount   int           `json:"move_count"`
+	SubmittedBy string        `json:"submitted_by,omitempty"`
+	CreatedAt   time.Time     `json:"created_at"`
+	FinishedAt  *time.Time    `json:"finished_at,omitempty"`
+	ExpiresAt   *time.Time    `json:"expires_at,omitempty"`
+}
+
+func toGameJSON(g games.StoredGame) gameJSON {
+	r := g.Record
+	out := gameJSON{
+		ID: g.ID, SourceID: g.SourceID, Status: string(g.Status), Black: g.Black, White: g.White, Rated: g.Rated,
+		TimeControl: g.TimeControl, Size: r.Size, Rules: r.Rules.String(), Komi: r.Komi, Handicap: r.Handicap,
+		Moves: r.Moves, Setup: r.Setup, Dead: r.Dead, MoveCount: len(r.Moves), SubmittedBy: g.SubmittedBy,
+		CreatedAt: g.CreatedAt.UTC(), FinishedAt: optTime(g.FinishedAt), ExpiresAt: optTime(g.ExpiresAt),
+	}
+	if out.Moves == nil {
+		out.Moves = []games.Move{}
+	}
+	if v := g.Verdict; v != nil {
+		out.End, out.Result, out.MoveCount = string(v.End), v.Result, v.Moves
+		if r.EndBy != games.Empty {
+			out.EndBy = strings.ToLower(r.EndBy.String())
+		}
+	}
+	return out
+}
+
+func optTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// playerAfterJSON is one player after a game.
+type playerAfterJSON struct {
+	Username string     `json:"username"`
+	Delta    int        `json:"delta"`
+	Score    int        `json:"score"`
+	Rank     string     `json:"rank"`
+	Glicko   glickoJSON `json:"glicko"`
+}
+
+type glickoJSON struct {
+	Rating     float64 `json:"rating"`
+	RD         float64 `json:"rd"`
+	Volatility float64 `json:"volatility"`
+}
+
+func toPlayerAfter(p games.PlayerRating) playerAfterJSON {
+	return playerAfterJSON{Username: p.Username, Delta: p.Delta, Score: p.Score, Rank: p.Rank,
+		Glicko: glickoJSON{Rating: p.Rating, RD: p.RD, Volatility: p.Volatility}}
+}
+
+type acceptedJSON struct {
+	Game  gameJSON        `json:"game"`
+	Black playerAfterJSON `json:"black"`
+	White playerAfterJSON `json:"white"`
+}
+
+func (s *Server) submitGame(c *gin.Context) {
+	sub, err := s.submission(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	a, err := s.deps.Games.Submit(c.Request.Context(), sub)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	status := http.StatusCreated
+	if a.Retry {
+		status = http.StatusOK
+	}
+	c.Header("Location", "/api/v1/games/"+a.Game.ID)
+	c.JSON(status, acceptedJSON{Game: toGameJSON(a.Game), Black: toPlayerAfter(a.Rating.Black), White: toPlayerAfter(a.Rating.White)})
+}
+
+func (s *Server) getGame(c *gin.Context) {
+	g, err := s.deps.Games.Game(c.Request.Context(), c.Param("id"))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if c.NegotiateFormat(gin.MIMEJSON, SGFType) == SGFType {
+		c.Data(http.StatusOK, SGFType, g.SGF())
+		return
+	}
+	c.JSON(http.StatusOK, toGameJSON(g))
+}

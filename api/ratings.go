@@ -1,0 +1,197 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/ranks"
+	"github.com/weiqi-platform/rank/rating"
+)
+
+// Ratings is what the routes need of rating.Service.
+type Ratings interface {
+	PlayerOrNew(ctx context.Context, username string) (rating.PlayerState, error)
+	History(ctx context.Context, username string, before int64, limit int) ([]rating.LedgerEntry, error)
+	Leaderboard(ctx context.Context, q rating.LeaderQuery) ([]rating.PlayerState, error)
+}
+
+// playerJSON is a player's rating as the API shows it. certified_rank
+// comes with promotion exams.
+type playerJSON struct {
+	Username string     `json:"username"`
+	Score    int        `json:"score"`
+	Rank     string     `json:"rank"`
+	Glicko   glickoJSON `json:"glicko"`
+	Games    int        `json:"games"`
+	Wins     int        `json:"wins"`
+	Losses   int        `json:"losses"`
+	Draws    int        `json:"draws"`
+}
+
+func toPlayerJSON(p rating.PlayerState) playerJSON {
+	return playerJSON{Username: p.Username, Score: p.Score, Rank: p.Rank().String(),
+		Glicko: glickoJSON{Rating: p.Glicko.Rating, RD: p.Glicko.RD, Volatility: p.Glicko.Volatility},
+		Games:  p.Games, Wins: p.Wins, Losses: p.Losses, Draws: p.Draws}
+}
+
+// historyJSON is one ledger entry as the API shows it (api.md's fields
+// first).
+type historyJSON struct {
+	GameID      string     `json:"game_id"`
+	SourceID    string     `json:"source_id,omitempty"`
+	At          time.Time  `json:"at"`
+	Seq         int64      `json:"seq"`
+	Delta       int        `json:"delta"`
+	ScoreAfter  int        `json:"score_after"`
+	RankAfter   string     `json:"rank_after"`
+	Cause       string     `json:"cause"`
+	ScoreBefore int        `json:"score_before"`
+	RankBefore  string     `json:"rank_before"`
+	Opponent    string     `json:"opponent,omitempty"`
+	Glicko      glickoJSON `json:"glicko"`
+}
+
+func toHistoryJSON(e rating.LedgerEntry) historyJSON {
+	return historyJSON{GameID: e.CauseID, SourceID: e.SourceID, At: e.At.UTC(), Seq: e.Seq, Delta: e.Delta,
+		ScoreAfter: e.ScoreAfter, RankAfter: e.RankAfter, Cause: e.Cause, ScoreBefore: e.ScoreBefore,
+		RankBefore: e.RankBefore, Opponent: e.Opponent,
+		Glicko: glickoJSON{Rating: e.Glicko.Rating, RD: e.Glicko.RD, Volatility: e.Glicko.Volatility}}
+}
+
+// player resolves the {username} of the path to a player: 404 when there
+// is none. On false it has answered.
+func (s *Server) player(c *gin.Context) (string, bool) {
+	name, err := s.deps.Directory.Resolve(c.Request.Context(), c.Param("username"))
+	if errors.Is(err, games.ErrUnknownPlayer) {
+		s.fail(c, &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no player " + c.Param("username"), Details: map[string]any{"username": c.Param("username")}})
+		return "", false
+	}
+	if err != nil {
+		s.fail(c, err)
+		return "", false
+	}
+	return name, true
+}
+
+func (s *Server) getPlayer(c *gin.Context) {
+	name, ok := s.player(c)
+	if !ok {
+		return
+	}
+	p, err := s.deps.Ratings.PlayerOrNew(c.Request.Context(), name)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, toPlayerJSON(p))
+}
+
+// historyCursor is where the next page of a history starts: below seq.
+type historyCursor struct {
+	Before int64 `json:"b"`
+}
+
+func (s *Server) getHistory(c *gin.Context) {
+	name, ok := s.player(c)
+	if !ok {
+		return
+	}
+	var cur historyCursor
+	limit, _, err := PageParams(c, &cur)
+	if err == nil && cur.Before < 0 {
+		err = DecodeCursor("!", &cur) // a cursor this server never gives
+	}
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	entries, err := s.deps.Ratings.History(c.Request.Context(), name, cur.Before, limit+1)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	next := ""
+	if len(entries) > limit {
+		entries = entries[:limit]
+		if next, err = EncodeCursor(historyCursor{Before: entries[limit-1].Seq}); err != nil {
+			s.fail(c, err)
+			return
+		}
+	}
+	items := make([]historyJSON, len(entries))
+	for i, e := range entries {
+		items[i] = toHistoryJSON(e)
+	}
+	c.JSON(http.StatusOK, NewList(items, next))
+}
+
+// rankScores gives the scores of a ladder rank: nil bounds where the
+// ladder's ends are open (9k and below, 9d and above).
+func rankScores(r ranks.Rank) (lo, hi *int, err error) {
+	ladder := ranks.LadderRanks()
+	for i, lr := range ladder {
+		if lr != r {
+			continue
+		}
+		if i > 0 {
+			l, _ := r.LowestScore()
+			lo = &l
+		}
+		if i+1 < len(ladder) {
+			h, _ := ladder[i+1].LowestScore()
+			h--
+			hi = &h
+		}
+		return lo, hi, nil
+	}
+	return nil, nil, &Error{Status: http.StatusBadRequest, Code: "invalid_parameter",
+		Message: "rank " + r.String() + " is not on the ladder (9k to 9d)", Details: map[string]any{"parameter": "rank"}}
+}
+
+func (s *Server) getLeaderboard(c *gin.Context) {
+	var cur rating.LeaderCursor
+	limit, hasCursor, err := PageParams(c, &cur)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	q := rating.LeaderQuery{Limit: limit + 1}
+	if hasCursor {
+		q.After = &cur
+	}
+	if v, ok := c.GetQuery("rank"); ok {
+		r, perr := ranks.Parse(v)
+		if perr != nil {
+			s.fail(c, &Error{Status: http.StatusBadRequest, Code: "invalid_parameter", Message: perr.Error(), Details: map[string]any{"parameter": "rank"}})
+			return
+		}
+		if q.MinScore, q.MaxScore, err = rankScores(r); err != nil {
+			s.fail(c, err)
+			return
+		}
+	}
+	rows, err := s.deps.Ratings.Leaderboard(c.Request.Context(), q)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	next := ""
+	if len(rows) > limit {
+		rows = rows[:limit]
+		last := rows[limit-1]
+		if next, err = EncodeCursor(rating.LeaderCursor{Score: last.Score, Username: last.Username}); err != nil {
+			s.fail(c, err)
+			return
+		}
+	}
+	items := make([]playerJSON, len(rows))
+	for i, p := range rows {
+		items[i] = toPlayerJSON(p)
+	}
+	c.JSON(http.StatusOK, NewList(items, next))
+}
