@@ -124,8 +124,13 @@ func TestAddressLimitIgnoresForwardedFor(t *testing.T) {
 // route must be here or in publicRoutes, so a new route cannot slip in
 // without its guard being tested.
 var routeRoles = map[string][]players.Role{
-	"POST /api/v1/auth/logout":    players.Roles,
-	"POST /api/v1/admin/accounts": {players.RoleAdmin},
+	"POST /api/v1/auth/logout":              players.Roles,
+	"POST /api/v1/admin/accounts":           {players.RoleAdmin},
+	"POST /api/v1/games":                    {players.RoleServer, players.RoleAdmin},
+	"GET /api/v1/games/:id":                 players.Roles,
+	"GET /api/v1/players/:username":         players.Roles,
+	"GET /api/v1/players/:username/history": players.Roles,
+	"GET /api/v1/leaderboard":               players.Roles,
 }
 
 var publicRoutes = map[string]bool{

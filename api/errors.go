@@ -97,7 +97,7 @@ var errorTable = []rule{
 			if !e.Move.Pass {
 				point = strings.ToLower(e.Move.Point.Vertex(e.Size))
 			}
-			return e.Error(), map[string]any{"move": e.Number, "point": point, "sgf_point": sgfPoint(e.Move), "color": strings.ToLower(e.Move.Color.String()), "reason": e.Reason()}
+			return e.Error(), map[string]any{"move": e.Number, "point": point, "sgf_point": sgfPoint(e.Move), "color": sideName(e.Move.Color), "reason": e.Reason()}
 		}},
 	{as: func(err error) bool { var e *games.ResultMismatchError; return errors.As(err, &e) },
 		status: http.StatusUnprocessableEntity, code: "result_mismatch", message: "the claimed result contradicts the game",

@@ -233,10 +233,18 @@ func toGameJSON(g games.StoredGame) gameJSON {
 	if v := g.Verdict; v != nil {
 		out.End, out.Result, out.MoveCount = string(v.End), v.Result, v.Moves
 		if r.EndBy != games.Empty {
-			out.EndBy = strings.ToLower(r.EndBy.String())
+			out.EndBy = sideName(r.EndBy)
 		}
 	}
 	return out
+}
+
+// sideName is "black" or "white".
+func sideName(c games.Color) string {
+	if c == games.White {
+		return "white"
+	}
+	return "black"
 }
 
 func optTime(t time.Time) *time.Time {

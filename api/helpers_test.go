@@ -18,11 +18,16 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 
 	"github.com/weiqi-platform/rank/api"
+	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/games/gamedb"
+	"github.com/weiqi-platform/rank/internal/gamerate"
 	"github.com/weiqi-platform/rank/internal/metrics"
 	"github.com/weiqi-platform/rank/internal/testsvc"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/players/playerdb"
 	"github.com/weiqi-platform/rank/players/playerredis"
+	"github.com/weiqi-platform/rank/rating"
+	"github.com/weiqi-platform/rank/rating/ratingdb"
 )
 
 // env is the real router on real stores: players on embedded FerretDB (or
@@ -32,6 +37,10 @@ type env struct {
 	srv     *api.Server
 	players *players.Service
 	metrics *metrics.Registry
+	intake  *games.Intake
+	ratings *rating.Service
+	rstore  rating.Store
+	gstore  games.Store
 	logs    *syncBuffer
 	router  routers.Router
 }
@@ -75,11 +84,22 @@ func newEnv(t *testing.T, opts ...option) *env {
 	}
 	svc := players.NewService(store, playerredis.New(rdb), cfg)
 	deps.Accounts = svc
+	gstore, err := gamedb.New(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rstore, err := ratingdb.New(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ratings := rating.NewService(rstore, rating.ServiceConfig{Recorder: reg})
+	intake := games.NewIntake(gstore, gamerate.Rater{Service: ratings}, gamerate.Players{Store: store}, reg, games.IntakeConfig{})
+	deps.Games, deps.Ratings, deps.Directory = intake, ratings, gamerate.Players{Store: store}
 	srv, err := api.New(deps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, srv: srv, players: svc, metrics: reg, logs: logs, router: openAPIRouter(t)}
+	e := &env{t: t, srv: srv, players: svc, metrics: reg, logs: logs, router: openAPIRouter(t), intake: intake, ratings: ratings, rstore: rstore, gstore: gstore}
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("server log:\n%s", logs.String())
@@ -88,8 +108,12 @@ func newEnv(t *testing.T, opts ...option) *env {
 	return e
 }
 
+// SGF answers are text to the OpenAPI validator.
+var sgfDecoder sync.Once
+
 func openAPIRouter(t *testing.T) routers.Router {
 	t.Helper()
+	sgfDecoder.Do(func() { openapi3filter.RegisterBodyDecoder(api.SGFType, openapi3filter.FileBodyDecoder) })
 	doc, err := openapi3.NewLoader().LoadFromData(api.OpenAPI())
 	if err != nil {
 		t.Fatal(err)
