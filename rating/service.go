@@ -163,7 +163,6 @@ func resultOf(op Operation) (GameResult, error) {
 	r.Applied = true
 	for _, st := range op.Plan.Steps {
 		pr := PlayerResult{PlayerState: st.After, Delta: st.Entry.Delta}
-		pr.Hold = ""
 		if st.Before.Username == op.Black {
 			r.Black = pr
 		} else {
@@ -188,7 +187,7 @@ func (s *Service) run(ctx context.Context, op Operation, depth int) (Operation, 
 		if err := s.store.AppendEntry(ctx, st.Entry); err != nil {
 			return op, err
 		}
-		if err := s.store.Commit(ctx, st.Before.Username, op.ID, st.Before.Version, st.After); err != nil {
+		if err := s.store.Commit(ctx, st.After); err != nil {
 			return op, err
 		}
 	}
@@ -216,10 +215,10 @@ func (s *Service) hold(ctx context.Context, op Operation, depth int) (Operation,
 	plan, err := s.plan(op, names, states)
 	if err != nil {
 		// Corrupt data (a score beyond ScoreLimit): give the game up,
-		// free both players, and say so; nothing was written.
+		// pass both players on unchanged, and say so.
 		for _, n := range names {
-			if rerr := s.store.Release(ctx, n, op.ID); rerr != nil {
-				return op, rerr
+			if serr := s.skip(ctx, states[n], op.ID); serr != nil {
+				return op, serr
 			}
 		}
 		if ferr := s.store.FinishOp(ctx, op.ID, err.Error()); ferr != nil {
@@ -227,14 +226,46 @@ func (s *Service) hold(ctx context.Context, op Operation, depth int) (Operation,
 		}
 		return op, err
 	}
-	return s.store.SetPlan(ctx, op.ID, plan)
+	if op, err = s.store.SetPlan(ctx, op.ID, plan); err != nil {
+		return op, err
+	}
+	// Another runner's plan won, computed from earlier versions (it
+	// committed a player before this runner held it): the versions held
+	// here are not the plan's, and are passed on unchanged.
+	for _, st := range op.Plan.Steps {
+		if held := states[st.Before.Username]; held.Version != st.Before.Version {
+			if err := s.skip(ctx, held, op.ID); err != nil {
+				return op, err
+			}
+		}
+	}
+	return op, nil
 }
 
-// holdOne holds one player for opID, first running to completion any
-// other operation that holds them.
+// skip passes a player held by opID at st.Version on to the next version
+// unchanged, for an operation that will not change them from that
+// version (given up, or planned from another version).
+func (s *Service) skip(ctx context.Context, st PlayerState, opID string) error {
+	st.Version++
+	st.Op = opID
+	return s.store.Commit(ctx, st)
+}
+
+// holdOne holds the player's latest state for opID, first running to
+// completion any operation that holds that version.
 func (s *Service) holdOne(ctx context.Context, name, opID string, depth int) (PlayerState, error) {
 	for range maxHoldAttempts {
-		st, err := s.store.Hold(ctx, name, opID, NewPlayer(name))
+		st, err := s.store.Player(ctx, name)
+		if errors.Is(err, ErrNotFound) {
+			// A new player: version 0 is the start (idempotent: every
+			// writer writes the same).
+			st = NewPlayer(name)
+			err = s.store.Commit(ctx, st)
+		}
+		if err != nil {
+			return PlayerState{}, err
+		}
+		err = s.store.Hold(ctx, name, st.Version, opID)
 		var he *HeldError
 		if !errors.As(err, &he) {
 			return st, err
@@ -246,19 +277,34 @@ func (s *Service) holdOne(ctx context.Context, name, opID string, depth int) (Pl
 		if err != nil {
 			return PlayerState{}, fmt.Errorf("player %s held by operation %s: %w", name, he.By, err)
 		}
-		if other, err = s.run(ctx, other, depth+1); err != nil {
+		if other, err = s.run(ctx, other, depth+1); err != nil && !errors.Is(err, ErrInvalidGame) {
 			return PlayerState{}, err
 		}
-		// A done operation holds nothing: a hold it still has was left by
-		// a late runner of it, and is freed here.
-		if err := s.store.Release(ctx, name, other.ID); err != nil {
-			return PlayerState{}, err
+		// The holder is done. Unless its plan moved this player from this
+		// version, its hold was void: pass the player on.
+		if !plans(other, name, st.Version) {
+			if err := s.skip(ctx, st, other.ID); err != nil {
+				return PlayerState{}, err
+			}
 		}
 		if err := ctx.Err(); err != nil {
 			return PlayerState{}, err
 		}
 	}
 	return PlayerState{}, fmt.Errorf("%w: player %s", ErrBusy, name)
+}
+
+// plans reports whether op's plan moves the player from the version.
+func plans(op Operation, name string, version int64) bool {
+	if op.Plan == nil {
+		return false
+	}
+	for _, st := range op.Plan.Steps {
+		if st.Before.Username == name && st.Before.Version == version {
+			return true
+		}
+	}
+	return false
 }
 
 // plan computes what the game does to both held players, with the pure
@@ -279,7 +325,6 @@ func (s *Service) plan(op Operation, names []string, states map[string]PlayerSta
 	var p Plan
 	for _, n := range names {
 		before := states[n]
-		before.Hold = ""
 		a := before
 		a.State = after[n]
 		a.Games++
@@ -302,7 +347,7 @@ func (s *Service) plan(op Operation, names []string, states map[string]PlayerSta
 			Delta: delta[n], Glicko: a.Glicko, At: at, Prev: before.Head,
 		}
 		e.Hash = e.ComputeHash()
-		a.Seq, a.Head, a.Version, a.UpdatedAt = e.Seq, e.Hash, before.Version+1, at
+		a.Seq, a.Head, a.Version, a.Op, a.UpdatedAt = e.Seq, e.Hash, before.Version+1, op.ID, at
 		p.Steps = append(p.Steps, Step{Before: before, After: a, Entry: e})
 	}
 	return p, nil
@@ -344,7 +389,6 @@ func (s *Service) PlayerOrNew(ctx context.Context, username string) (PlayerState
 	if errors.Is(err, ErrNotFound) {
 		return NewPlayer(username), nil
 	}
-	st.Hold = ""
 	return st, err
 }
 

@@ -7,11 +7,12 @@ import (
 	"time"
 )
 
-// PlayerState is a player's stored rating state: the rating (ladder score
-// and Glicko-2), the counts of rated games, the score the player was
-// placed at, and the fields that make applying a game exactly once
-// possible without transactions: a version moved only by the operation
-// holding the player, the hold itself, and the head of the ledger.
+// PlayerState is a player's rating state at one version: the rating
+// (ladder score and Glicko-2), the counts of rated games, the score the
+// player was placed at, the head of the ledger, and the version with the
+// operation that wrote it. States are never updated: each version is a new
+// document, unique per player and version, written only by the operation
+// holding the version before.
 type PlayerState struct {
 	Username string `json:"username"`
 	State
@@ -21,8 +22,8 @@ type PlayerState struct {
 	Draws     int       `json:"draws"`
 	Placement int       `json:"placement"` // the score the ledger starts from
 	Version   int64     `json:"version"`
-	Hold      string    `json:"hold,omitempty"` // id of the operation holding the player
-	Seq       int64     `json:"seq"`            // the last ledger entry's sequence number
+	Op        string    `json:"op,omitempty"` // the operation that wrote this version; "" for the first
+	Seq       int64     `json:"seq"`          // the last ledger entry's sequence number
 	Head      string    `json:"head,omitempty"` // the last ledger entry's hash
 	UpdatedAt time.Time `json:"updated_at,omitzero"`
 }
@@ -90,18 +91,23 @@ type LeaderCursor struct {
 	Username string `json:"u"`
 }
 
-// Store keeps rating states, operations and the ledger. Every method is
-// one single-document write or a read: the service builds exactly-once
-// out of them. Implementations map driver errors to ErrNotFound and
-// ErrUnavailable.
+// Store keeps rating states, holds, operations, plans and the ledger.
+// Every write is an insert that a unique key decides (the first wins, a
+// repeat of the same is no error), or a monotonic update that cannot be
+// undone by a late writer. Conditional updates are avoided on purpose:
+// FerretDB v1 (the embedded store) does not apply a filtered update
+// atomically, so two "compare and set" updates can both succeed there,
+// while a unique index holds on every store. Implementations map driver
+// errors to ErrNotFound and ErrUnavailable.
 type Store interface {
 	// CreateOp stores op unless an operation with its ID exists, and
 	// returns the stored one either way.
 	CreateOp(ctx context.Context, op Operation) (Operation, error)
-	// Op returns the operation; ErrNotFound if none.
+	// Op returns the operation with its plan, if one is stored;
+	// ErrNotFound if none.
 	Op(ctx context.Context, id string) (Operation, error)
-	// SetPlan stores the plan on the operation only if it has none, and
-	// returns the stored operation (with whichever plan was first).
+	// SetPlan stores the plan of the operation unless one is stored, and
+	// returns the operation with whichever plan was first.
 	SetPlan(ctx context.Context, id string, p Plan) (Operation, error)
 	// FinishOp marks the operation done, with an error text when it was
 	// given up. Finishing twice is no error.
@@ -109,20 +115,17 @@ type Store interface {
 	// Unfinished lists up to limit operations not done, oldest first.
 	Unfinished(ctx context.Context, limit int) ([]Operation, error)
 
-	// Hold sets the player's hold to opID when it is free (creating the
-	// player as fresh when there is none) or already opID, and returns
-	// the state; a *HeldError naming the holder otherwise.
-	Hold(ctx context.Context, username, opID string, fresh PlayerState) (PlayerState, error)
-	// Commit writes after (rating, counts, ledger head, placement) with
-	// version from+1 and the hold released, only while the player is held
-	// by opID at version from. When the version is already past from the
-	// write was done before: a hold opID still has is released and nil
-	// returned. ErrNotHeld otherwise.
-	Commit(ctx context.Context, username, opID string, from int64, after PlayerState) error
-	// Release frees the player's hold if opID has it.
-	Release(ctx context.Context, username, opID string) error
-	// Player returns the player's state; ErrNotFound if none.
+	// Player returns the player's latest state; ErrNotFound if none.
 	Player(ctx context.Context, username string) (PlayerState, error)
+	// Hold gives the player's state at version to opID, once: holding it
+	// again by opID is no error; if another operation holds it, a
+	// *HeldError names it.
+	Hold(ctx context.Context, username string, version int64, opID string) error
+	// Commit stores st as the player's state at st.Version, written by
+	// opID (st.Op), and marks every older version as not the latest. The
+	// same state again is no error; another state at that version is
+	// ErrVersionTaken.
+	Commit(ctx context.Context, st PlayerState) error
 
 	// AppendEntry adds an entry, unique per player and sequence number.
 	// An entry already there with the same hash is no error (a retry);
@@ -131,7 +134,8 @@ type Store interface {
 	// Ledger returns up to limit of the player's entries, newest first,
 	// with sequence numbers below before (all when before is 0).
 	Ledger(ctx context.Context, username string, before int64, limit int) ([]LedgerEntry, error)
-	// Leaderboard returns a page of players by score (see LeaderQuery).
+	// Leaderboard returns a page of the players' latest states by score
+	// (see LeaderQuery).
 	Leaderboard(ctx context.Context, q LeaderQuery) ([]PlayerState, error)
 }
 
@@ -140,9 +144,9 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrHeld matches *HeldError.
 	ErrHeld = errors.New("player held by another operation")
-	// ErrNotHeld: a commit found the player neither held by its operation
-	// nor past the version its plan was computed from: a bug or tampering.
-	ErrNotHeld = errors.New("player not held by the operation")
+	// ErrVersionTaken: another operation wrote the player's state at this
+	// version: a bug or tampering, never a race.
+	ErrVersionTaken = errors.New("player version written by another operation")
 	// ErrLedgerConflict: a different entry has the same player and
 	// sequence number.
 	ErrLedgerConflict = errors.New("ledger entry conflict")

@@ -15,19 +15,30 @@ import (
 	"github.com/weiqi-platform/rank/internal/mongoerr"
 )
 
-// Games is the collection name.
-const Games = "games"
+// Collection names.
+const (
+	Games = "games"
+	// Ends decides, once per game, how a pending game ends (a result or
+	// expiry): an insert under the game's id.
+	Ends = "game_ends"
+)
 
-// Store is a games.Store on a Mongo database.
+// Store is a games.Store on a Mongo database. A pending game's end is
+// decided by an insert under its id into Ends, never by a filtered update:
+// FerretDB v1 (the embedded store) does not apply a filtered update
+// atomically, so two "only if pending" updates could both succeed there.
+// The game document then follows the decided end (again on retry, and in
+// Finished).
 type Store struct {
 	games *mongo.Collection
+	ends  *mongo.Collection
 }
 
 var _ games.Store = (*Store)(nil)
 
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
-	s := &Store{games: db.Collection(Games)}
+	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends)}
 	// source_id is unique: the idempotency key of a submission. The
 	// status indexes serve Recover (finished, oldest first) and expiry
 	// (pending, by expiry). One call per index: FerretDB v1 panics on a
@@ -40,6 +51,9 @@ func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 		if _, err := s.games.Indexes().CreateOne(ctx, m); err != nil {
 			return nil, wrap("create game indexes", err)
 		}
+	}
+	if _, err := s.ends.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "done", Value: 1}}, Options: options.Index().SetName("done")}); err != nil {
+		return nil, wrap("create game end indexes", err)
 	}
 	return s, nil
 }
@@ -152,31 +166,86 @@ func (s *Store) BySource(ctx context.Context, sourceID string) (games.StoredGame
 	return s.one(ctx, bson.D{{Key: "source_id", Value: sourceID}}, "source_id "+sourceID)
 }
 
-// Finish implements games.Store: one update conditional on the status
-// being pending.
+// endDoc is the decided end of a pending game: finished (with the
+// finished game) or expired. done says the game document follows it.
+type endDoc struct {
+	ID   string   `bson:"_id"`
+	Kind string   `bson:"kind"` // a games.Status: finished or expired
+	Game *gameDoc `bson:"game,omitempty"`
+	Done bool     `bson:"done"`
+}
+
+// Finish implements games.Store.
 func (s *Store) Finish(ctx context.Context, f games.StoredGame) error {
+	g, err := s.Game(ctx, f.ID)
+	if err != nil {
+		return err
+	}
+	if g.Status != games.StatusPending {
+		return fmt.Errorf("game %s is %s: %w", f.ID, g.Status, games.ErrNotPending)
+	}
 	d, err := toDoc(f)
 	if err != nil {
 		return err
 	}
-	set := bson.D{
-		{Key: "status", Value: d.Status}, {Key: "record", Value: d.Record}, {Key: "verdict", Value: d.Verdict},
-		{Key: "hash", Value: d.Hash}, {Key: "submitted_by", Value: d.SubmittedBy}, {Key: "finished_at", Value: d.FinishedAt},
-		{Key: "time_control", Value: d.TimeControl},
+	end := endDoc{ID: f.ID, Kind: string(games.StatusFinished), Game: &d}
+	if _, err := s.ends.InsertOne(ctx, end); err != nil {
+		if !mongo.IsDuplicateKeyError(err) {
+			return wrap("decide game end", err)
+		}
+		// Decided before: by this same result (a retry goes on), or not.
+		if err := s.ends.FindOne(ctx, bson.D{{Key: "_id", Value: f.ID}}).Decode(&end); err != nil {
+			return wrap("read game end", err)
+		}
+		if end.Kind != string(games.StatusFinished) || end.Game.Hash != f.Hash {
+			return fmt.Errorf("game %s already ended: %w", f.ID, games.ErrNotPending)
+		}
 	}
-	res, err := s.games.UpdateOne(ctx,
-		bson.D{{Key: "_id", Value: f.ID}, {Key: "status", Value: string(games.StatusPending)}},
-		bson.D{{Key: "$set", Value: set}, {Key: "$unset", Value: bson.D{{Key: "expires_at", Value: ""}}}})
+	return s.follow(ctx, end)
+}
+
+// follow makes the game document say what its decided end says, then
+// marks the end done. Repeating it is harmless.
+func (s *Store) follow(ctx context.Context, end endDoc) error {
+	var update bson.D
+	switch {
+	case end.Kind == string(games.StatusFinished) && end.Game != nil:
+		d := end.Game
+		update = bson.D{
+			{Key: "$set", Value: bson.D{
+				{Key: "status", Value: d.Status}, {Key: "record", Value: d.Record}, {Key: "verdict", Value: d.Verdict},
+				{Key: "hash", Value: d.Hash}, {Key: "submitted_by", Value: d.SubmittedBy}, {Key: "finished_at", Value: d.FinishedAt},
+				{Key: "time_control", Value: d.TimeControl},
+			}},
+			{Key: "$unset", Value: bson.D{{Key: "expires_at", Value: ""}}},
+		}
+	default:
+		update = bson.D{{Key: "$set", Value: bson.D{{Key: "status", Value: string(games.StatusExpired)}}}}
+	}
+	if _, err := s.games.UpdateOne(ctx, bson.D{{Key: "_id", Value: end.ID}, {Key: "status", Value: string(games.StatusPending)}}, update); err != nil {
+		return wrap("end game", err)
+	}
+	_, err := s.ends.UpdateOne(ctx, bson.D{{Key: "_id", Value: end.ID}}, bson.D{{Key: "$set", Value: bson.D{{Key: "done", Value: true}}}})
+	return wrap("end game", err)
+}
+
+// followAll completes every decided end whose game document does not
+// follow it yet (a crash between the two writes).
+func (s *Store) followAll(ctx context.Context) error {
+	cur, err := s.ends.Find(ctx, bson.D{{Key: "done", Value: false}})
 	if err != nil {
-		return wrap("finish game", err)
+		return wrap("list game ends", err)
 	}
-	if res.MatchedCount == 1 {
-		return nil
+	var ends []endDoc
+	if err := cur.All(ctx, &ends); err != nil {
+		return wrap("list game ends", err)
 	}
-	if _, err := s.Game(ctx, f.ID); err != nil {
-		return err
+	for _, e := range ends {
+		if err := s.follow(ctx, e); err != nil {
+			return err
+		}
 	}
-	return fmt.Errorf("game %s: %w", f.ID, games.ErrNotPending)
+	return nil
 }
 
 // MarkRated implements games.Store.
@@ -197,8 +266,12 @@ func (s *Store) MarkRated(ctx context.Context, id string) error {
 	return fmt.Errorf("game %s is %s, not finished: %w", id, g.Status, games.ErrNotPending)
 }
 
-// Finished implements games.Store.
+// Finished implements games.Store. It first completes the pending games
+// whose end was decided but not yet written to them.
 func (s *Store) Finished(ctx context.Context, limit int) ([]games.StoredGame, error) {
+	if err := s.followAll(ctx); err != nil {
+		return nil, err
+	}
 	cur, err := s.games.Find(ctx, bson.D{{Key: "status", Value: string(games.StatusFinished)}},
 		options.Find().SetSort(bson.D{{Key: "finished_at", Value: 1}, {Key: "_id", Value: 1}}).SetLimit(int64(limit)))
 	if err != nil {
@@ -219,15 +292,37 @@ func (s *Store) Finished(ctx context.Context, limit int) ([]games.StoredGame, er
 	return out, nil
 }
 
-// ExpirePending implements games.Store.
+// ExpirePending implements games.Store: each expiry is decided like a
+// result, by an insert under the game's id, so a result and an expiry
+// racing each other cannot both win.
 func (s *Store) ExpirePending(ctx context.Context, now time.Time) (int, error) {
-	res, err := s.games.UpdateMany(ctx,
+	cur, err := s.games.Find(ctx,
 		bson.D{{Key: "status", Value: string(games.StatusPending)}, {Key: "expires_at", Value: bson.D{{Key: "$lte", Value: now.UTC()}}}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: "status", Value: string(games.StatusExpired)}}}})
+		options.Find().SetProjection(bson.D{{Key: "_id", Value: 1}}))
 	if err != nil {
-		return 0, wrap("expire pending games", err)
+		return 0, wrap("list expired games", err)
 	}
-	return int(res.ModifiedCount), nil
+	var ids []struct {
+		ID string `bson:"_id"`
+	}
+	if err := cur.All(ctx, &ids); err != nil {
+		return 0, wrap("list expired games", err)
+	}
+	n := 0
+	for _, d := range ids {
+		end := endDoc{ID: d.ID, Kind: string(games.StatusExpired)}
+		if _, err := s.ends.InsertOne(ctx, end); err != nil {
+			if mongo.IsDuplicateKeyError(err) {
+				continue // ended otherwise (or expired by another call)
+			}
+			return n, wrap("decide game end", err)
+		}
+		if err := s.follow(ctx, end); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
 }
 
 // wrap keeps the driver error for logs and marks connection trouble as

@@ -24,6 +24,7 @@ func Run(t *testing.T, newStore func(t *testing.T) games.Store) {
 		{"SourceIsUnique", sourceIsUnique},
 		{"ConcurrentCreateOneWins", concurrentCreate},
 		{"FinishOnlyPending", finishOnlyPending},
+		{"ConcurrentEndsOneWins", concurrentEnds},
 		{"MarkRatedIdempotent", markRatedIdempotent},
 		{"FinishedOldestFirst", finishedOldestFirst},
 		{"ExpirePending", expirePending},
@@ -186,6 +187,51 @@ func finishOnlyPending(t *testing.T, s games.Store) {
 	mustCreate(t, s, Finished("g2", "src-2", "alice", "bob", t0))
 	if err := s.Finish(ctx, Finished("g2", "src-2", "alice", "bob", t0)); !errors.Is(err, games.ErrNotPending) {
 		t.Fatalf("Finish of a submitted game = %v, want ErrNotPending", err)
+	}
+}
+
+// concurrentEnds: results with different content and an expiry race for
+// one pending game; exactly one wins, and the game is what it says.
+func concurrentEnds(t *testing.T, s games.Store) {
+	ctx := context.Background()
+	for round := range 5 {
+		id := fmt.Sprintf("g%d", round)
+		mustCreate(t, s, PendingGame(id, "alice", "bob", t0, time.Hour))
+		const n = 6
+		var wg sync.WaitGroup
+		errs := make([]error, n)
+		expired := make([]int, n)
+		hashes := make([]string, n)
+		for i := range n {
+			wg.Go(func() {
+				if i == 0 {
+					expired[i], errs[i] = s.ExpirePending(ctx, t0.Add(2*time.Hour))
+					return
+				}
+				f := Finished(id, id, "alice", "bob", t0)
+				f.Hash = fmt.Sprintf("content-%d", i)
+				hashes[i] = f.Hash
+				errs[i] = s.Finish(ctx, f)
+			})
+		}
+		wg.Wait()
+		wins, winner := 0, -1
+		for i, err := range errs {
+			switch {
+			case i == 0 && err == nil && expired[0] == 1, i > 0 && err == nil:
+				wins++
+				winner = i
+			case err != nil && !errors.Is(err, games.ErrNotPending):
+				t.Fatalf("unexpected %v", err)
+			}
+		}
+		if wins != 1 {
+			t.Fatalf("round %d: %d ends won (%v, expired %d)", round, wins, errs, expired[0])
+		}
+		g := mustGet(t, s, id)
+		if winner == 0 && g.Status != games.StatusExpired || winner > 0 && (g.Status != games.StatusFinished || g.Hash != hashes[winner]) {
+			t.Fatalf("round %d: winner %d, game is %s with hash %q", round, winner, g.Status, g.Hash)
+		}
 	}
 }
 

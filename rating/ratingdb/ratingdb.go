@@ -18,33 +18,43 @@ import (
 
 // Collection names.
 const (
-	Players = "rating_players"
-	Ops     = "rating_ops"
-	Ledger  = "rating_ledger"
+	States = "rating_states" // one document per player and version
+	Holds  = "rating_holds"  // one document per player and version held
+	Ops    = "rating_ops"
+	Plans  = "rating_plans" // one document per operation, written once
+	Ledger = "rating_ledger"
 )
 
-// Store is a rating.Store on a Mongo database.
+// Store is a rating.Store on a Mongo database. Every decision is an
+// insert under a unique _id ("username#version", the operation id,
+// "username#seq"); the only updates are monotonic (an operation becomes
+// done, an old version stops being the latest), so a filtered update
+// that FerretDB v1 applies non-atomically can never lose a race.
 type Store struct {
-	players *mongo.Collection
-	ops     *mongo.Collection
-	ledger  *mongo.Collection
+	states *mongo.Collection
+	holds  *mongo.Collection
+	ops    *mongo.Collection
+	plans  *mongo.Collection
+	ledger *mongo.Collection
 }
 
 var _ rating.Store = (*Store)(nil)
 
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
-	s := &Store{players: db.Collection(Players), ops: db.Collection(Ops), ledger: db.Collection(Ledger)}
-	// The ledger's _id is "username#seq", which makes an entry unique per
-	// player and sequence number; the other indexes serve history (newest
-	// first), the leaderboard and Recover. One call per index: FerretDB
-	// v1 panics on a createIndexes of several that already exist.
+	s := &Store{states: db.Collection(States), holds: db.Collection(Holds), ops: db.Collection(Ops), plans: db.Collection(Plans), ledger: db.Collection(Ledger)}
+	// The _ids make states, holds and ledger entries unique per player
+	// and version (or sequence number); the indexes serve the latest
+	// state, history (newest first), the leaderboard and Recover. One
+	// call per index: FerretDB v1 panics on a createIndexes of several
+	// that already exist.
 	for _, ix := range []struct {
 		c *mongo.Collection
 		m mongo.IndexModel
 	}{
 		{s.ledger, mongo.IndexModel{Keys: bson.D{{Key: "username", Value: 1}, {Key: "seq", Value: -1}}, Options: options.Index().SetName("username_seq")}},
-		{s.players, mongo.IndexModel{Keys: bson.D{{Key: "score", Value: -1}, {Key: "_id", Value: 1}}, Options: options.Index().SetName("score")}},
+		{s.states, mongo.IndexModel{Keys: bson.D{{Key: "username", Value: 1}, {Key: "version", Value: -1}}, Options: options.Index().SetName("username_version")}},
+		{s.states, mongo.IndexModel{Keys: bson.D{{Key: "latest", Value: 1}, {Key: "score", Value: -1}, {Key: "username", Value: 1}}, Options: options.Index().SetName("latest_score")}},
 		{s.ops, mongo.IndexModel{Keys: bson.D{{Key: "done", Value: 1}, {Key: "at", Value: 1}}, Options: options.Index().SetName("done_at")}},
 	} {
 		if _, err := ix.c.Indexes().CreateOne(ctx, ix.m); err != nil {
@@ -61,9 +71,13 @@ type glickoDoc struct {
 	Volatility float64 `bson:"volatility"`
 }
 
-// playerDoc is rating.PlayerState stored. hold is "" when free.
-type playerDoc struct {
-	Username  string    `bson:"_id"`
+// stateDoc is rating.PlayerState stored, one per player and version.
+type stateDoc struct {
+	ID        string    `bson:"_id"` // username#version
+	Username  string    `bson:"username"`
+	Version   int64     `bson:"version"`
+	Op        string    `bson:"op"`
+	Latest    bool      `bson:"latest"`
 	Score     int       `bson:"score"`
 	Glicko    glickoDoc `bson:"glicko"`
 	Games     int       `bson:"games"`
@@ -71,28 +85,26 @@ type playerDoc struct {
 	Losses    int       `bson:"losses"`
 	Draws     int       `bson:"draws"`
 	Placement int       `bson:"placement"`
-	Version   int64     `bson:"version"`
-	Hold      string    `bson:"hold"`
 	Seq       int64     `bson:"seq"`
 	Head      string    `bson:"head"`
 	UpdatedAt time.Time `bson:"updated_at"`
 }
 
-func (d playerDoc) state() rating.PlayerState {
-	return rating.PlayerState{
-		Username: d.Username, State: rating.State{Score: d.Score, Glicko: rating.Glicko(d.Glicko)},
-		Games: d.Games, Wins: d.Wins, Losses: d.Losses, Draws: d.Draws, Placement: d.Placement,
-		Version: d.Version, Hold: d.Hold, Seq: d.Seq, Head: d.Head, UpdatedAt: d.UpdatedAt.UTC(),
+func key(username string, n int64) string { return username + "#" + strconv.FormatInt(n, 10) }
+
+func toStateDoc(p rating.PlayerState) stateDoc {
+	return stateDoc{
+		ID: key(p.Username, p.Version), Username: p.Username, Version: p.Version, Op: p.Op, Latest: true,
+		Score: p.Score, Glicko: glickoDoc(p.Glicko), Games: p.Games, Wins: p.Wins, Losses: p.Losses, Draws: p.Draws,
+		Placement: p.Placement, Seq: p.Seq, Head: p.Head, UpdatedAt: p.UpdatedAt.UTC(),
 	}
 }
 
-// ratingFields are the fields a commit writes (all but _id, version, hold).
-func ratingFields(p rating.PlayerState) bson.D {
-	return bson.D{
-		{Key: "score", Value: p.Score}, {Key: "glicko", Value: glickoDoc(p.Glicko)},
-		{Key: "games", Value: p.Games}, {Key: "wins", Value: p.Wins}, {Key: "losses", Value: p.Losses}, {Key: "draws", Value: p.Draws},
-		{Key: "placement", Value: p.Placement}, {Key: "seq", Value: p.Seq}, {Key: "head", Value: p.Head},
-		{Key: "updated_at", Value: p.UpdatedAt.UTC()},
+func (d stateDoc) state() rating.PlayerState {
+	return rating.PlayerState{
+		Username: d.Username, State: rating.State{Score: d.Score, Glicko: rating.Glicko(d.Glicko)},
+		Games: d.Games, Wins: d.Wins, Losses: d.Losses, Draws: d.Draws, Placement: d.Placement,
+		Version: d.Version, Op: d.Op, Seq: d.Seq, Head: d.Head, UpdatedAt: d.UpdatedAt.UTC(),
 	}
 }
 
@@ -109,7 +121,6 @@ type opDoc struct {
 	SourceID string    `bson:"source_id"`
 	Actor    string    `bson:"actor"`
 	At       time.Time `bson:"at"`
-	Plan     string    `bson:"plan,omitempty"`
 	Done     bool      `bson:"done"`
 	Error    string    `bson:"error,omitempty"`
 }
@@ -124,13 +135,6 @@ func toOpDoc(op rating.Operation) (opDoc, error) {
 		Handicap: op.Game.Handicap, Outcome: string(outcome), Escape: op.Game.Escape,
 		SourceID: op.SourceID, Actor: op.Actor, At: op.At.UTC(), Done: op.Done, Error: op.Error,
 	}
-	if op.Plan != nil {
-		b, err := json.Marshal(op.Plan)
-		if err != nil {
-			return opDoc{}, err
-		}
-		d.Plan = string(b)
-	}
 	return d, nil
 }
 
@@ -142,12 +146,6 @@ func (d opDoc) op() (rating.Operation, error) {
 	}
 	if err := op.Game.Outcome.UnmarshalText([]byte(d.Outcome)); err != nil {
 		return rating.Operation{}, fmt.Errorf("ratingdb: operation %s: %w", d.ID, err)
-	}
-	if d.Plan != "" {
-		op.Plan = new(rating.Plan)
-		if err := json.Unmarshal([]byte(d.Plan), op.Plan); err != nil {
-			return rating.Operation{}, fmt.Errorf("ratingdb: operation %s: stored plan: %w", d.ID, err)
-		}
 	}
 	return op, nil
 }
@@ -174,11 +172,9 @@ type entryDoc struct {
 	Hash        string    `bson:"hash"`
 }
 
-func entryID(username string, seq int64) string { return username + "#" + strconv.FormatInt(seq, 10) }
-
 func toEntryDoc(e rating.LedgerEntry) entryDoc {
 	return entryDoc{
-		ID: entryID(e.Username, e.Seq), Username: e.Username, Seq: e.Seq, Cause: e.Cause, CauseID: e.CauseID,
+		ID: key(e.Username, e.Seq), Username: e.Username, Seq: e.Seq, Cause: e.Cause, CauseID: e.CauseID,
 		SourceID: e.SourceID, Actor: e.Actor, Opponent: e.Opponent, ScoreBefore: e.ScoreBefore, ScoreAfter: e.ScoreAfter,
 		RankBefore: e.RankBefore, RankAfter: e.RankAfter, Delta: e.Delta, Glicko: glickoDoc(e.Glicko),
 		Reason: e.Reason, At: e.At.UTC(), Prev: e.Prev, Hash: e.Hash,
@@ -210,6 +206,12 @@ func (s *Store) CreateOp(ctx context.Context, op rating.Operation) (rating.Opera
 	return rating.Operation{}, wrap("create operation", err)
 }
 
+// planDoc is a stored plan, as its JSON.
+type planDoc struct {
+	ID   string `bson:"_id"`
+	Plan string `bson:"plan"`
+}
+
 // Op implements rating.Store.
 func (s *Store) Op(ctx context.Context, id string) (rating.Operation, error) {
 	var d opDoc
@@ -220,43 +222,50 @@ func (s *Store) Op(ctx context.Context, id string) (rating.Operation, error) {
 	if err != nil {
 		return rating.Operation{}, wrap("read operation", err)
 	}
-	return d.op()
+	op, err := d.op()
+	if err != nil {
+		return rating.Operation{}, err
+	}
+	var p planDoc
+	err = s.plans.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&p)
+	switch {
+	case errors.Is(err, mongo.ErrNoDocuments):
+		return op, nil
+	case err != nil:
+		return rating.Operation{}, wrap("read plan", err)
+	}
+	op.Plan = new(rating.Plan)
+	if err := json.Unmarshal([]byte(p.Plan), op.Plan); err != nil {
+		return rating.Operation{}, fmt.Errorf("ratingdb: operation %s: stored plan: %w", id, err)
+	}
+	return op, nil
 }
 
-// SetPlan implements rating.Store: one update conditional on there being
-// no plan yet.
+// SetPlan implements rating.Store: an insert under the operation's id, so
+// the first plan stays.
 func (s *Store) SetPlan(ctx context.Context, id string, p rating.Plan) (rating.Operation, error) {
 	b, err := json.Marshal(p)
 	if err != nil {
 		return rating.Operation{}, err
 	}
-	var d opDoc
-	err = s.ops.FindOneAndUpdate(ctx,
-		bson.D{{Key: "_id", Value: id}, {Key: "plan", Value: bson.D{{Key: "$exists", Value: false}}}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: "plan", Value: string(b)}}}},
-		options.FindOneAndUpdate().SetReturnDocument(options.After)).Decode(&d)
-	if errors.Is(err, mongo.ErrNoDocuments) {
-		return s.Op(ctx, id)
-	}
-	if err != nil {
+	if _, err := s.plans.InsertOne(ctx, planDoc{ID: id, Plan: string(b)}); err != nil && !mongo.IsDuplicateKeyError(err) {
 		return rating.Operation{}, wrap("store plan", err)
 	}
-	return d.op()
+	return s.Op(ctx, id)
 }
 
-// FinishOp implements rating.Store.
+// FinishOp implements rating.Store. done only ever becomes true.
 func (s *Store) FinishOp(ctx context.Context, id, errText string) error {
 	set := bson.D{{Key: "done", Value: true}}
 	if errText != "" {
 		set = append(set, bson.E{Key: "error", Value: errText})
 	}
-	res, err := s.ops.UpdateOne(ctx, bson.D{{Key: "_id", Value: id}, {Key: "done", Value: false}}, bson.D{{Key: "$set", Value: set}})
+	res, err := s.ops.UpdateOne(ctx, bson.D{{Key: "_id", Value: id}}, bson.D{{Key: "$set", Value: set}})
 	if err != nil {
 		return wrap("finish operation", err)
 	}
 	if res.MatchedCount == 0 {
-		_, err := s.Op(ctx, id) // done already, or absent
-		return err
+		return fmt.Errorf("operation %s: %w", id, rating.ErrNotFound)
 	}
 	return nil
 }
@@ -264,17 +273,19 @@ func (s *Store) FinishOp(ctx context.Context, id, errText string) error {
 // Unfinished implements rating.Store.
 func (s *Store) Unfinished(ctx context.Context, limit int) ([]rating.Operation, error) {
 	cur, err := s.ops.Find(ctx, bson.D{{Key: "done", Value: false}},
-		options.Find().SetSort(bson.D{{Key: "at", Value: 1}, {Key: "_id", Value: 1}}).SetLimit(int64(limit)))
+		options.Find().SetSort(bson.D{{Key: "at", Value: 1}, {Key: "_id", Value: 1}}).SetLimit(int64(limit)).SetProjection(bson.D{{Key: "_id", Value: 1}}))
 	if err != nil {
 		return nil, wrap("list operations", err)
 	}
-	var docs []opDoc
-	if err := cur.All(ctx, &docs); err != nil {
+	var ids []struct {
+		ID string `bson:"_id"`
+	}
+	if err := cur.All(ctx, &ids); err != nil {
 		return nil, wrap("list operations", err)
 	}
-	out := make([]rating.Operation, 0, len(docs))
-	for _, d := range docs {
-		op, err := d.op()
+	out := make([]rating.Operation, 0, len(ids))
+	for _, d := range ids {
+		op, err := s.Op(ctx, d.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -283,70 +294,59 @@ func (s *Store) Unfinished(ctx context.Context, limit int) ([]rating.Operation, 
 	return out, nil
 }
 
-// Hold implements rating.Store: one find-and-modify on a free hold,
-// upserting the fresh player when there is none. A player that exists
-// but is held makes the upsert collide on _id; the holder is then read.
-func (s *Store) Hold(ctx context.Context, username, opID string, fresh rating.PlayerState) (rating.PlayerState, error) {
-	onInsert := append(ratingFields(fresh), bson.E{Key: "version", Value: fresh.Version})
-	var d playerDoc
-	err := s.players.FindOneAndUpdate(ctx,
-		bson.D{{Key: "_id", Value: username}, {Key: "hold", Value: ""}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: "hold", Value: opID}}}, {Key: "$setOnInsert", Value: onInsert}},
-		options.FindOneAndUpdate().SetUpsert(true).SetReturnDocument(options.After)).Decode(&d)
-	if err == nil {
-		return d.state(), nil
-	}
-	if !mongo.IsDuplicateKeyError(err) {
-		return rating.PlayerState{}, wrap("hold player", err)
-	}
-	st, err := s.Player(ctx, username)
-	if err != nil {
-		return rating.PlayerState{}, err
-	}
-	switch st.Hold {
-	case opID:
-		return st, nil
-	case "":
-		// Freed between the two calls: try once more.
-		return s.Hold(ctx, username, opID, fresh)
-	}
-	return rating.PlayerState{}, &rating.HeldError{Username: username, By: st.Hold}
+// holdDoc says which operation holds a player's version.
+type holdDoc struct {
+	ID string `bson:"_id"` // username#version
+	Op string `bson:"op"`
 }
 
-// Commit implements rating.Store.
-func (s *Store) Commit(ctx context.Context, username, opID string, from int64, after rating.PlayerState) error {
-	set := append(ratingFields(after), bson.E{Key: "version", Value: from + 1}, bson.E{Key: "hold", Value: ""})
-	res, err := s.players.UpdateOne(ctx,
-		bson.D{{Key: "_id", Value: username}, {Key: "hold", Value: opID}, {Key: "version", Value: from}},
-		bson.D{{Key: "$set", Value: set}})
-	if err != nil {
-		return wrap("commit player", err)
-	}
-	if res.MatchedCount == 1 {
+// Hold implements rating.Store: an insert under "username#version".
+func (s *Store) Hold(ctx context.Context, username string, version int64, opID string) error {
+	_, err := s.holds.InsertOne(ctx, holdDoc{ID: key(username, version), Op: opID})
+	if err == nil {
 		return nil
 	}
-	st, err := s.Player(ctx, username)
-	if err != nil {
-		return err
+	if !mongo.IsDuplicateKeyError(err) {
+		return wrap("hold player", err)
 	}
-	if st.Version > from {
-		return s.Release(ctx, username, opID)
+	var d holdDoc
+	if err := s.holds.FindOne(ctx, bson.D{{Key: "_id", Value: key(username, version)}}).Decode(&d); err != nil {
+		return wrap("read hold", err)
 	}
-	return fmt.Errorf("player %s at version %d held by %q, not %s: %w", username, st.Version, st.Hold, opID, rating.ErrNotHeld)
+	if d.Op == opID {
+		return nil
+	}
+	return &rating.HeldError{Username: username, By: d.Op}
 }
 
-// Release implements rating.Store.
-func (s *Store) Release(ctx context.Context, username, opID string) error {
-	_, err := s.players.UpdateOne(ctx,
-		bson.D{{Key: "_id", Value: username}, {Key: "hold", Value: opID}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: "hold", Value: ""}}}})
-	return wrap("release player", err)
+// Commit implements rating.Store: an insert under "username#version",
+// then older versions stop being the latest (a monotonic update, done
+// again by a retry).
+func (s *Store) Commit(ctx context.Context, st rating.PlayerState) error {
+	_, err := s.states.InsertOne(ctx, toStateDoc(st))
+	if err != nil && !mongo.IsDuplicateKeyError(err) {
+		return wrap("commit player", err)
+	}
+	if err != nil {
+		var d stateDoc
+		if err := s.states.FindOne(ctx, bson.D{{Key: "_id", Value: key(st.Username, st.Version)}}).Decode(&d); err != nil {
+			return wrap("read player version", err)
+		}
+		if d.Op != st.Op {
+			return fmt.Errorf("player %s version %d is operation %q's, not %q's: %w", st.Username, st.Version, d.Op, st.Op, rating.ErrVersionTaken)
+		}
+	}
+	_, err = s.states.UpdateMany(ctx,
+		bson.D{{Key: "username", Value: st.Username}, {Key: "version", Value: bson.D{{Key: "$lt", Value: st.Version}}}, {Key: "latest", Value: true}},
+		bson.D{{Key: "$set", Value: bson.D{{Key: "latest", Value: false}}}})
+	return wrap("retire player versions", err)
 }
 
 // Player implements rating.Store.
 func (s *Store) Player(ctx context.Context, username string) (rating.PlayerState, error) {
-	var d playerDoc
-	err := s.players.FindOne(ctx, bson.D{{Key: "_id", Value: username}}).Decode(&d)
+	var d stateDoc
+	err := s.states.FindOne(ctx, bson.D{{Key: "username", Value: username}},
+		options.FindOne().SetSort(bson.D{{Key: "version", Value: -1}})).Decode(&d)
 	if errors.Is(err, mongo.ErrNoDocuments) {
 		return rating.PlayerState{}, fmt.Errorf("player %s: %w", username, rating.ErrNotFound)
 	}
@@ -366,7 +366,7 @@ func (s *Store) AppendEntry(ctx context.Context, e rating.LedgerEntry) error {
 		return wrap("append ledger entry", err)
 	}
 	var d entryDoc
-	if err := s.ledger.FindOne(ctx, bson.D{{Key: "_id", Value: entryID(e.Username, e.Seq)}}).Decode(&d); err != nil {
+	if err := s.ledger.FindOne(ctx, bson.D{{Key: "_id", Value: key(e.Username, e.Seq)}}).Decode(&d); err != nil {
 		return wrap("read ledger entry", err)
 	}
 	if d.Hash != e.Hash {
@@ -398,7 +398,7 @@ func (s *Store) Ledger(ctx context.Context, username string, before int64, limit
 
 // Leaderboard implements rating.Store.
 func (s *Store) Leaderboard(ctx context.Context, q rating.LeaderQuery) ([]rating.PlayerState, error) {
-	var and bson.A
+	and := bson.A{bson.D{{Key: "latest", Value: true}}}
 	if q.MinScore != nil {
 		and = append(and, bson.D{{Key: "score", Value: bson.D{{Key: "$gte", Value: *q.MinScore}}}})
 	}
@@ -408,18 +408,15 @@ func (s *Store) Leaderboard(ctx context.Context, q rating.LeaderQuery) ([]rating
 	if c := q.After; c != nil {
 		and = append(and, bson.D{{Key: "$or", Value: bson.A{
 			bson.D{{Key: "score", Value: bson.D{{Key: "$lt", Value: c.Score}}}},
-			bson.D{{Key: "score", Value: c.Score}, {Key: "_id", Value: bson.D{{Key: "$gt", Value: c.Username}}}},
+			bson.D{{Key: "score", Value: c.Score}, {Key: "username", Value: bson.D{{Key: "$gt", Value: c.Username}}}},
 		}}})
 	}
-	filter := bson.D{}
-	if len(and) > 0 {
-		filter = bson.D{{Key: "$and", Value: and}}
-	}
-	cur, err := s.players.Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "score", Value: -1}, {Key: "_id", Value: 1}}).SetLimit(int64(q.Limit)))
+	cur, err := s.states.Find(ctx, bson.D{{Key: "$and", Value: and}},
+		options.Find().SetSort(bson.D{{Key: "score", Value: -1}, {Key: "username", Value: 1}}).SetLimit(int64(q.Limit)))
 	if err != nil {
 		return nil, wrap("read leaderboard", err)
 	}
-	var docs []playerDoc
+	var docs []stateDoc
 	if err := cur.All(ctx, &docs); err != nil {
 		return nil, wrap("read leaderboard", err)
 	}

@@ -22,11 +22,10 @@ func Run(t *testing.T, newStore func(t *testing.T) rating.Store) {
 		{"OperationOnce", operationOnce},
 		{"PlanOnce", planOnce},
 		{"FinishAndUnfinished", finishAndUnfinished},
-		{"HoldCreatesAndExcludes", holdCreatesAndExcludes},
+		{"HoldOncePerVersion", holdOnce},
 		{"ConcurrentHoldOneWins", concurrentHold},
-		{"CommitGuardedByVersionAndHold", commitGuarded},
-		{"CommitAgainReleasesLateHold", commitAgainReleases},
-		{"Release", release},
+		{"CommitOncePerVersion", commitOnce},
+		{"ConcurrentCommitOneWins", concurrentCommit},
 		{"LedgerAppendOnce", ledgerAppendOnce},
 		{"LedgerNewestFirst", ledgerNewestFirst},
 		{"Leaderboard", leaderboard},
@@ -121,30 +120,33 @@ func finishAndUnfinished(t *testing.T, s rating.Store) {
 	}
 }
 
-func holdCreatesAndExcludes(t *testing.T, s rating.Store) {
-	fresh := rating.NewPlayer("alice")
-	fresh.Placement, fresh.Score = 300, 300
-	got := must[rating.PlayerState](t)(s.Hold(ctx, "alice", "g1", fresh))
-	want := fresh
-	want.Hold = "g1"
-	check(t, "first hold creates the player", got, want)
-	check(t, "hold again by the holder", must[rating.PlayerState](t)(s.Hold(ctx, "alice", "g1", rating.NewPlayer("alice"))), want)
-	_, err := s.Hold(ctx, "alice", "g2", rating.NewPlayer("alice"))
+func holdOnce(t *testing.T, s rating.Store) {
+	for range 2 {
+		if err := s.Hold(ctx, "alice", 0, "g1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := s.Hold(ctx, "alice", 0, "g2")
 	var he *rating.HeldError
 	if !errors.As(err, &he) || he.By != "g1" || he.Username != "alice" {
 		t.Fatalf("hold by another = %v, want HeldError by g1", err)
 	}
-	check(t, "Player", must[rating.PlayerState](t)(s.Player(ctx, "alice")), want)
+	if err := s.Hold(ctx, "alice", 1, "g2"); err != nil {
+		t.Fatalf("the next version: %v", err)
+	}
+	if err := s.Hold(ctx, "bob", 0, "g2"); err != nil {
+		t.Fatalf("another player: %v", err)
+	}
 }
 
-func concurrentHold(t *testing.T, s rating.Store) {
-	const n = 8
+// race runs n calls at once and returns how many returned nil; every
+// other error must match want.
+func race(t *testing.T, n int, want error, call func(i int) error) int {
+	t.Helper()
 	var wg sync.WaitGroup
 	errs := make([]error, n)
 	for i := range n {
-		wg.Go(func() {
-			_, errs[i] = s.Hold(ctx, "alice", fmt.Sprintf("g%d", i), rating.NewPlayer("alice"))
-		})
+		wg.Go(func() { errs[i] = call(i) })
 	}
 	wg.Wait()
 	ok := 0
@@ -152,78 +154,68 @@ func concurrentHold(t *testing.T, s rating.Store) {
 		switch {
 		case err == nil:
 			ok++
-		case !errors.Is(err, rating.ErrHeld):
+		case !errors.Is(err, want):
 			t.Errorf("unexpected %v", err)
 		}
 	}
-	if ok != 1 {
-		t.Fatalf("%d concurrent holds succeeded, want 1", ok)
+	return ok
+}
+
+func concurrentHold(t *testing.T, s rating.Store) {
+	for v := range int64(5) {
+		if ok := race(t, 8, rating.ErrHeld, func(i int) error { return s.Hold(ctx, "alice", v, fmt.Sprintf("g%d", i)) }); ok != 1 {
+			t.Fatalf("version %d: %d concurrent holds succeeded, want 1", v, ok)
+		}
 	}
 }
 
-func committed(from rating.PlayerState, score int) rating.PlayerState {
-	a := from
-	a.Hold, a.Score, a.Games, a.Wins, a.Seq, a.Head = "", score, from.Games+1, from.Wins+1, from.Seq+1, fmt.Sprintf("h%d", from.Seq+1)
+// next is the state after st written by op.
+func next(st rating.PlayerState, op string, score int) rating.PlayerState {
+	a := st
+	a.Score, a.Games, a.Wins, a.Seq, a.Head = score, st.Games+1, st.Wins+1, st.Seq+1, fmt.Sprintf("h%d", st.Seq+1)
 	a.Glicko.Rating += 10
-	a.Version = from.Version + 1
-	a.UpdatedAt = t0
+	a.Version, a.Op, a.UpdatedAt = st.Version+1, op, t0
 	return a
 }
 
-func commitGuarded(t *testing.T, s rating.Store) {
-	st := must[rating.PlayerState](t)(s.Hold(ctx, "alice", "g1", rating.NewPlayer("alice")))
-	after := committed(st, 5)
-	if err := s.Commit(ctx, "alice", "g2", st.Version, after); !errors.Is(err, rating.ErrNotHeld) {
-		t.Fatalf("commit by a non-holder = %v, want ErrNotHeld", err)
+func commitOnce(t *testing.T, s rating.Store) {
+	v0 := rating.NewPlayer("alice")
+	v0.Placement, v0.Score = 300, 300
+	for range 2 {
+		if err := s.Commit(ctx, v0); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := s.Commit(ctx, "alice", "g1", st.Version, after); err != nil {
+	check(t, "version 0", must[rating.PlayerState](t)(s.Player(ctx, "alice")), v0)
+	v1 := next(v0, "g1", 305)
+	for range 2 {
+		if err := s.Commit(ctx, v1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check(t, "latest is version 1", must[rating.PlayerState](t)(s.Player(ctx, "alice")), v1)
+	other := next(v0, "g2", 295)
+	if err := s.Commit(ctx, other); !errors.Is(err, rating.ErrVersionTaken) {
+		t.Fatalf("another operation's version 1 = %v, want ErrVersionTaken", err)
+	}
+	check(t, "still version 1 of g1", must[rating.PlayerState](t)(s.Player(ctx, "alice")), v1)
+	// A late retry of version 0 does not bring it back.
+	if err := s.Commit(ctx, v0); err != nil {
 		t.Fatal(err)
 	}
-	check(t, "after commit", must[rating.PlayerState](t)(s.Player(ctx, "alice")), after)
-	// Again: already applied, no error, nothing changes.
-	if err := s.Commit(ctx, "alice", "g1", st.Version, committed(after, 99)); err != nil {
-		t.Fatal(err)
-	}
-	check(t, "a repeated commit changes nothing", must[rating.PlayerState](t)(s.Player(ctx, "alice")), after)
-	// The next operation holds it; the old commit still changes nothing.
-	must[rating.PlayerState](t)(s.Hold(ctx, "alice", "g2", rating.NewPlayer("alice")))
-	if err := s.Commit(ctx, "alice", "g1", st.Version, committed(after, 99)); err != nil {
-		t.Fatal(err)
-	}
-	if got := must[rating.PlayerState](t)(s.Player(ctx, "alice")); got.Hold != "g2" || got.Score != 5 {
-		t.Fatalf("a late commit of g1 disturbed g2's hold: %+v", got)
-	}
+	check(t, "version 0 again changes nothing", must[rating.PlayerState](t)(s.Player(ctx, "alice")), v1)
+	board := must[[]rating.PlayerState](t)(s.Leaderboard(ctx, rating.LeaderQuery{Limit: 10}))
+	check(t, "the leaderboard has the latest version only", board, []rating.PlayerState{v1})
 }
 
-func commitAgainReleases(t *testing.T, s rating.Store) {
-	st := must[rating.PlayerState](t)(s.Hold(ctx, "alice", "g1", rating.NewPlayer("alice")))
-	after := committed(st, 5)
-	if err := s.Commit(ctx, "alice", "g1", st.Version, after); err != nil {
+func concurrentCommit(t *testing.T, s rating.Store) {
+	v0 := rating.NewPlayer("alice")
+	if err := s.Commit(ctx, v0); err != nil {
 		t.Fatal(err)
 	}
-	// A late runner of g1 took the hold again after the commit.
-	must[rating.PlayerState](t)(s.Hold(ctx, "alice", "g1", rating.NewPlayer("alice")))
-	if err := s.Commit(ctx, "alice", "g1", st.Version, after); err != nil {
-		t.Fatal(err)
+	if ok := race(t, 8, rating.ErrVersionTaken, func(i int) error { return s.Commit(ctx, next(v0, fmt.Sprintf("g%d", i), i)) }); ok != 1 {
+		t.Fatalf("%d concurrent commits of one version succeeded, want 1", ok)
 	}
-	check(t, "the late hold is released", must[rating.PlayerState](t)(s.Player(ctx, "alice")), after)
-}
-
-func release(t *testing.T, s rating.Store) {
-	must[rating.PlayerState](t)(s.Hold(ctx, "alice", "g1", rating.NewPlayer("alice")))
-	if err := s.Release(ctx, "alice", "g2"); err != nil {
-		t.Fatal(err)
-	}
-	if h := must[rating.PlayerState](t)(s.Player(ctx, "alice")).Hold; h != "g1" {
-		t.Fatalf("release by a non-holder freed the hold: %q", h)
-	}
-	if err := s.Release(ctx, "alice", "g1"); err != nil {
-		t.Fatal(err)
-	}
-	if h := must[rating.PlayerState](t)(s.Player(ctx, "alice")).Hold; h != "" {
-		t.Fatalf("hold %q after release", h)
-	}
-	must[rating.PlayerState](t)(s.Hold(ctx, "alice", "g2", rating.NewPlayer("alice")))
 }
 
 func entry(user string, seq int64, delta int) rating.LedgerEntry {
@@ -271,8 +263,11 @@ func ledgerNewestFirst(t *testing.T, s rating.Store) {
 func leaderboard(t *testing.T, s rating.Store) {
 	scores := map[string]int{"ann": 250, "bea": 120, "cid": 120, "dan": -30, "eve": 400, "fay": 120}
 	for name, score := range scores {
-		st := must[rating.PlayerState](t)(s.Hold(ctx, name, "g", rating.NewPlayer(name)))
-		if err := s.Commit(ctx, name, "g", st.Version, committed(st, score)); err != nil {
+		v0 := rating.NewPlayer(name)
+		if err := s.Commit(ctx, v0); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Commit(ctx, next(v0, "g", score)); err != nil {
 			t.Fatal(err)
 		}
 	}
