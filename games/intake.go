@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base32"
 	"errors"
 	"fmt"
@@ -146,6 +147,14 @@ func (noRecorder) GameRefused(string) {}
 
 var idEncoding = base32.NewEncoding("0123456789abcdefghijklmnopqrstuv").WithPadding(base32.NoPadding)
 
+// GameIDFor is the id of the game a source submits under sourceID: 20
+// characters of [0-9a-v] from its SHA-256 (100 bits). Derived, not
+// random, so that a submission's retry finds its game by id.
+func GameIDFor(sourceID string) string {
+	sum := sha256.Sum256([]byte("source:" + sourceID))
+	return idEncoding.EncodeToString(sum[:])[:20]
+}
+
 // NewGameID returns a fresh random game id: 16 characters of [0-9a-v]
 // (80 random bits).
 func NewGameID() string {
@@ -271,10 +280,16 @@ func (in *Intake) submit(ctx context.Context, s Submission) (Accepted, error) {
 	if pending != nil {
 		return in.finishPending(ctx, *pending, g)
 	}
-	g.ID, g.CreatedAt = in.cfg.NewID(), now
+	g.ID, g.CreatedAt = GameIDFor(g.SourceID), now
 	err = in.store.Create(ctx, g)
 	if errors.Is(err, ErrSourceTaken) {
-		stored, gerr := in.store.BySource(ctx, g.SourceID)
+		// Stored before: under the id the source_id gives (found by _id,
+		// cheap on every store), or, for a pending game's own source_id,
+		// by source.
+		stored, gerr := in.store.Game(ctx, g.ID)
+		if gerr == nil && stored.SourceID != g.SourceID || errors.Is(gerr, ErrNotFound) {
+			stored, gerr = in.store.BySource(ctx, g.SourceID)
+		}
 		if gerr != nil {
 			return Accepted{}, gerr
 		}

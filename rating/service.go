@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"sort"
+	"sync"
 	"time"
 )
 
@@ -41,6 +43,39 @@ type Service struct {
 	sys   System
 	now   func() time.Time
 	rec   Recorder
+	// local serializes, within this process, games that share a player,
+	// so that its goroutines queue instead of colliding on holds and
+	// helping each other (correct, but costly in store writes). Across
+	// processes the holds in the store still decide.
+	local [localStripes]sync.Mutex
+}
+
+// localStripes is how many in-process locks players are spread over.
+const localStripes = 256
+
+// lockPlayers takes the in-process locks of both players, in stripe
+// order (so two games never wait on each other), and returns the unlock.
+func (s *Service) lockPlayers(a, b string) func() {
+	i, j := stripe(a), stripe(b)
+	if i > j {
+		i, j = j, i
+	}
+	s.local[i].Lock()
+	if j != i {
+		s.local[j].Lock()
+	}
+	return func() {
+		if j != i {
+			s.local[j].Unlock()
+		}
+		s.local[i].Unlock()
+	}
+}
+
+func stripe(name string) int {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return int(h.Sum32() % localStripes)
 }
 
 // NewService returns a Service on the store.
@@ -111,6 +146,7 @@ func (s *Service) Apply(ctx context.Context, in GameInput) (GameResult, error) {
 	if !moves(in.Game) {
 		return s.current(ctx, in.Black, in.White)
 	}
+	defer s.lockPlayers(in.Black, in.White)()
 	op, err := s.store.CreateOp(ctx, Operation{
 		ID: in.ID, Black: in.Black, White: in.White, Winner: in.Winner, Game: in.Game,
 		SourceID: in.SourceID, Actor: in.Actor, At: in.At.UTC().Truncate(time.Millisecond),

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -21,6 +22,9 @@ const (
 	// Ends decides, once per game, how a pending game ends (a result or
 	// expiry): an insert under the game's id.
 	Ends = "game_ends"
+	// Unrated marks the finished games not yet rated (by _id), so that
+	// Recover reads a small collection instead of scanning the games.
+	Unrated = "games_unrated"
 )
 
 // Store is a games.Store on a Mongo database. A pending game's end is
@@ -29,23 +33,27 @@ const (
 // atomically, so two "only if pending" updates could both succeed there.
 // The game document then follows the decided end (again on retry, and in
 // Finished).
+//
+// Hot paths read and write by _id only: FerretDB v1 on SQLite pushes only
+// _id equality down and filters any other query in Go over the whole
+// collection.
 type Store struct {
-	games *mongo.Collection
-	ends  *mongo.Collection
+	games   *mongo.Collection
+	ends    *mongo.Collection
+	unrated *mongo.Collection
 }
 
 var _ games.Store = (*Store)(nil)
 
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
-	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends)}
+	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated)}
 	// source_id is unique: the idempotency key of a submission. The
-	// status indexes serve Recover (finished, oldest first) and expiry
-	// (pending, by expiry). One call per index: FerretDB v1 panics on a
-	// createIndexes of several indexes that already exist.
+	// status index serves expiry (pending, by expiry). One call per
+	// index: FerretDB v1 panics on a createIndexes of several indexes that
+	// already exist.
 	for _, m := range []mongo.IndexModel{
 		{Keys: bson.D{{Key: "source_id", Value: 1}}, Options: options.Index().SetName("source_id").SetUnique(true)},
-		{Keys: bson.D{{Key: "status", Value: 1}, {Key: "finished_at", Value: 1}}, Options: options.Index().SetName("status_finished")},
 		{Keys: bson.D{{Key: "status", Value: 1}, {Key: "expires_at", Value: 1}}, Options: options.Index().SetName("status_expires")},
 	} {
 		if _, err := s.games.Indexes().CreateOne(ctx, m); err != nil {
@@ -131,11 +139,32 @@ func (d gameDoc) game() (games.StoredGame, error) {
 	return g, nil
 }
 
+// unratedDoc marks a finished game not yet rated.
+type unratedDoc struct {
+	ID string    `bson:"_id"`
+	At time.Time `bson:"at"`
+}
+
+// markUnrated marks the game before it becomes finished, so that no
+// finished game is ever without its mark until it is rated.
+func (s *Store) markUnrated(ctx context.Context, g games.StoredGame) error {
+	_, err := s.unrated.InsertOne(ctx, unratedDoc{ID: g.ID, At: g.FinishedAt.UTC()})
+	if err != nil && !mongo.IsDuplicateKeyError(err) {
+		return wrap("mark game unrated", err)
+	}
+	return nil
+}
+
 // Create implements games.Store.
 func (s *Store) Create(ctx context.Context, g games.StoredGame) error {
 	d, err := toDoc(g)
 	if err != nil {
 		return err
+	}
+	if g.Status == games.StatusFinished {
+		if err := s.markUnrated(ctx, g); err != nil {
+			return err
+		}
 	}
 	_, err = s.games.InsertOne(ctx, d)
 	if mongo.IsDuplicateKeyError(err) {
@@ -186,6 +215,9 @@ func (s *Store) Finish(ctx context.Context, f games.StoredGame) error {
 	}
 	d, err := toDoc(f)
 	if err != nil {
+		return err
+	}
+	if err := s.markUnrated(ctx, f); err != nil {
 		return err
 	}
 	end := endDoc{ID: f.ID, Kind: string(games.StatusFinished), Game: &d}
@@ -257,7 +289,8 @@ func (s *Store) MarkRated(ctx context.Context, id string) error {
 		return wrap("mark game rated", err)
 	}
 	if res.MatchedCount == 1 {
-		return nil
+		_, err := s.unrated.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
+		return wrap("unmark game", err)
 	}
 	g, err := s.Game(ctx, id)
 	if err != nil {
@@ -266,26 +299,43 @@ func (s *Store) MarkRated(ctx context.Context, id string) error {
 	return fmt.Errorf("game %s is %s, not finished: %w", id, g.Status, games.ErrNotPending)
 }
 
-// Finished implements games.Store. It first completes the pending games
-// whose end was decided but not yet written to them.
+// Finished implements games.Store: the marked games, oldest first. It
+// first completes the pending games whose end was decided but not yet
+// written to them, and drops the marks of games rated meanwhile.
 func (s *Store) Finished(ctx context.Context, limit int) ([]games.StoredGame, error) {
 	if err := s.followAll(ctx); err != nil {
 		return nil, err
 	}
-	cur, err := s.games.Find(ctx, bson.D{{Key: "status", Value: string(games.StatusFinished)}},
-		options.Find().SetSort(bson.D{{Key: "finished_at", Value: 1}, {Key: "_id", Value: 1}}).SetLimit(int64(limit)))
+	cur, err := s.unrated.Find(ctx, bson.D{})
 	if err != nil {
-		return nil, wrap("list finished games", err)
+		return nil, wrap("list unrated games", err)
 	}
-	var docs []gameDoc
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, wrap("list finished games", err)
+	var marks []unratedDoc
+	if err := cur.All(ctx, &marks); err != nil {
+		return nil, wrap("list unrated games", err)
 	}
-	out := make([]games.StoredGame, 0, len(docs))
-	for _, d := range docs {
-		g, err := d.game()
-		if err != nil {
+	sort.Slice(marks, func(i, j int) bool {
+		if !marks[i].At.Equal(marks[j].At) {
+			return marks[i].At.Before(marks[j].At)
+		}
+		return marks[i].ID < marks[j].ID
+	})
+	out := make([]games.StoredGame, 0, limit)
+	for _, m := range marks {
+		if len(out) == limit {
+			break
+		}
+		g, err := s.Game(ctx, m.ID)
+		switch {
+		case errors.Is(err, games.ErrNotFound), err == nil && g.Status == games.StatusPending:
+			continue // marked just before it is stored or finished
+		case err != nil:
 			return nil, err
+		case g.Status != games.StatusFinished:
+			if _, err := s.unrated.DeleteOne(ctx, bson.D{{Key: "_id", Value: m.ID}}); err != nil {
+				return nil, wrap("unmark game", err)
+			}
+			continue
 		}
 		out = append(out, g)
 	}

@@ -34,7 +34,7 @@ func StartFerret(dir string, logger *slog.Logger) (*Ferret, error) {
 	f, err := ferretdb.New(&ferretdb.Config{
 		Listener:  ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
 		Handler:   "sqlite",
-		SQLiteURL: "file:" + abs + "/",
+		SQLiteURL: "file:" + abs + "/?_txlock=immediate&_pragma=synchronous(normal)",
 		Logger:    logger,
 	})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"time"
 
@@ -18,31 +19,45 @@ import (
 
 // Collection names.
 const (
-	States = "rating_states" // one document per player and version
-	Holds  = "rating_holds"  // one document per player and version held
-	Ops    = "rating_ops"
-	Plans  = "rating_plans" // one document per operation, written once
-	Ledger = "rating_ledger"
+	States  = "rating_states"  // one document per player and version
+	Players = "rating_players" // each player's latest state: a hint, and the leaderboard
+	Holds   = "rating_holds"   // one document per player and version held
+	Ops     = "rating_ops"
+	Open    = "rating_open"  // one marker per operation not yet done
+	Plans   = "rating_plans" // one document per operation, written once
+	Ledger  = "rating_ledger"
 )
 
 // Store is a rating.Store on a Mongo database. Every decision is an
 // insert under a unique _id ("username#version", the operation id,
-// "username#seq"); the only updates are monotonic (an operation becomes
-// done, an old version stops being the latest), so a filtered update
-// that FerretDB v1 applies non-atomically can never lose a race.
+// "username#seq"); the only updates are an operation becoming done and
+// the players' projection, which is a hint that reads check and repair,
+// so a filtered update that FerretDB v1 applies non-atomically never
+// decides anything.
+//
+// Every read and write of the hot path is by _id: FerretDB v1 on SQLite
+// pushes only _id equality down to SQLite and filters or sorts any other
+// query in Go over the whole collection. So the latest state is found
+// from the projection's version by probing the next versions by _id, a
+// player's ledger is read entry by entry by _id from the head down, and
+// the operations not done are markers in a small collection of their own.
+// Only the leaderboard scans (the players, not the games).
 type Store struct {
-	states *mongo.Collection
-	holds  *mongo.Collection
-	ops    *mongo.Collection
-	plans  *mongo.Collection
-	ledger *mongo.Collection
+	states  *mongo.Collection
+	players *mongo.Collection
+	holds   *mongo.Collection
+	ops     *mongo.Collection
+	open    *mongo.Collection
+	plans   *mongo.Collection
+	ledger  *mongo.Collection
 }
 
 var _ rating.Store = (*Store)(nil)
 
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
-	s := &Store{states: db.Collection(States), holds: db.Collection(Holds), ops: db.Collection(Ops), plans: db.Collection(Plans), ledger: db.Collection(Ledger)}
+	s := &Store{states: db.Collection(States), players: db.Collection(Players), holds: db.Collection(Holds), ops: db.Collection(Ops),
+		open: db.Collection(Open), plans: db.Collection(Plans), ledger: db.Collection(Ledger)}
 	// The _ids make states, holds and ledger entries unique per player
 	// and version (or sequence number); the indexes serve the latest
 	// state, history (newest first), the leaderboard and Recover. One
@@ -52,10 +67,7 @@ func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 		c *mongo.Collection
 		m mongo.IndexModel
 	}{
-		{s.ledger, mongo.IndexModel{Keys: bson.D{{Key: "username", Value: 1}, {Key: "seq", Value: -1}}, Options: options.Index().SetName("username_seq")}},
-		{s.states, mongo.IndexModel{Keys: bson.D{{Key: "username", Value: 1}, {Key: "version", Value: -1}}, Options: options.Index().SetName("username_version")}},
-		{s.states, mongo.IndexModel{Keys: bson.D{{Key: "latest", Value: 1}, {Key: "score", Value: -1}, {Key: "username", Value: 1}}, Options: options.Index().SetName("latest_score")}},
-		{s.ops, mongo.IndexModel{Keys: bson.D{{Key: "done", Value: 1}, {Key: "at", Value: 1}}, Options: options.Index().SetName("done_at")}},
+		{s.players, mongo.IndexModel{Keys: bson.D{{Key: "score", Value: -1}, {Key: "username", Value: 1}}, Options: options.Index().SetName("score")}},
 	} {
 		if _, err := ix.c.Indexes().CreateOne(ctx, ix.m); err != nil {
 			return nil, wrap("create indexes", err)
@@ -77,7 +89,6 @@ type stateDoc struct {
 	Username  string    `bson:"username"`
 	Version   int64     `bson:"version"`
 	Op        string    `bson:"op"`
-	Latest    bool      `bson:"latest"`
 	Score     int       `bson:"score"`
 	Glicko    glickoDoc `bson:"glicko"`
 	Games     int       `bson:"games"`
@@ -94,7 +105,7 @@ func key(username string, n int64) string { return username + "#" + strconv.Form
 
 func toStateDoc(p rating.PlayerState) stateDoc {
 	return stateDoc{
-		ID: key(p.Username, p.Version), Username: p.Username, Version: p.Version, Op: p.Op, Latest: true,
+		ID: key(p.Username, p.Version), Username: p.Username, Version: p.Version, Op: p.Op,
 		Score: p.Score, Glicko: glickoDoc(p.Glicko), Games: p.Games, Wins: p.Wins, Losses: p.Losses, Draws: p.Draws,
 		Placement: p.Placement, Seq: p.Seq, Head: p.Head, UpdatedAt: p.UpdatedAt.UTC(),
 	}
@@ -196,6 +207,11 @@ func (s *Store) CreateOp(ctx context.Context, op rating.Operation) (rating.Opera
 	if err != nil {
 		return rating.Operation{}, err
 	}
+	// The marker first: an operation is never stored without one until
+	// it is done. A marker without its operation is dropped by Unfinished.
+	if _, err := s.open.InsertOne(ctx, openDoc{ID: op.ID, At: op.At.UTC()}); err != nil && !mongo.IsDuplicateKeyError(err) {
+		return rating.Operation{}, wrap("mark operation open", err)
+	}
 	_, err = s.ops.InsertOne(ctx, d)
 	switch {
 	case err == nil:
@@ -204,6 +220,12 @@ func (s *Store) CreateOp(ctx context.Context, op rating.Operation) (rating.Opera
 		return s.Op(ctx, op.ID)
 	}
 	return rating.Operation{}, wrap("create operation", err)
+}
+
+// openDoc marks an operation not yet done.
+type openDoc struct {
+	ID string    `bson:"_id"`
+	At time.Time `bson:"at"`
 }
 
 // planDoc is a stored plan, as its JSON.
@@ -267,27 +289,48 @@ func (s *Store) FinishOp(ctx context.Context, id, errText string) error {
 	if res.MatchedCount == 0 {
 		return fmt.Errorf("operation %s: %w", id, rating.ErrNotFound)
 	}
-	return nil
+	_, err = s.open.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
+	return wrap("unmark operation", err)
 }
 
-// Unfinished implements rating.Store.
+// Unfinished implements rating.Store: the markers, oldest first (sorted
+// here: the collection holds only operations in flight).
 func (s *Store) Unfinished(ctx context.Context, limit int) ([]rating.Operation, error) {
-	cur, err := s.ops.Find(ctx, bson.D{{Key: "done", Value: false}},
-		options.Find().SetSort(bson.D{{Key: "at", Value: 1}, {Key: "_id", Value: 1}}).SetLimit(int64(limit)).SetProjection(bson.D{{Key: "_id", Value: 1}}))
+	cur, err := s.open.Find(ctx, bson.D{})
 	if err != nil {
 		return nil, wrap("list operations", err)
 	}
-	var ids []struct {
-		ID string `bson:"_id"`
-	}
-	if err := cur.All(ctx, &ids); err != nil {
+	var marks []openDoc
+	if err := cur.All(ctx, &marks); err != nil {
 		return nil, wrap("list operations", err)
 	}
-	out := make([]rating.Operation, 0, len(ids))
-	for _, d := range ids {
-		op, err := s.Op(ctx, d.ID)
-		if err != nil {
+	sort.Slice(marks, func(i, j int) bool {
+		if !marks[i].At.Equal(marks[j].At) {
+			return marks[i].At.Before(marks[j].At)
+		}
+		return marks[i].ID < marks[j].ID
+	})
+	out := make([]rating.Operation, 0, limit)
+	for _, m := range marks {
+		if len(out) == limit {
+			break
+		}
+		op, err := s.Op(ctx, m.ID)
+		switch {
+		case errors.Is(err, rating.ErrNotFound):
+			// Died between the marker and the operation: nothing was
+			// done under this id. A late CreateOp re-marks it.
+			if _, err := s.open.DeleteOne(ctx, bson.D{{Key: "_id", Value: m.ID}}); err != nil {
+				return nil, wrap("drop marker", err)
+			}
+			continue
+		case err != nil:
 			return nil, err
+		case op.Done:
+			if _, err := s.open.DeleteOne(ctx, bson.D{{Key: "_id", Value: m.ID}}); err != nil {
+				return nil, wrap("drop marker", err)
+			}
+			continue
 		}
 		out = append(out, op)
 	}
@@ -320,38 +363,88 @@ func (s *Store) Hold(ctx context.Context, username string, version int64, opID s
 }
 
 // Commit implements rating.Store: an insert under "username#version",
-// then older versions stop being the latest (a monotonic update, done
-// again by a retry).
+// then the players' projection is brought forward.
 func (s *Store) Commit(ctx context.Context, st rating.PlayerState) error {
-	_, err := s.states.InsertOne(ctx, toStateDoc(st))
+	d := toStateDoc(st)
+	_, err := s.states.InsertOne(ctx, d)
 	if err != nil && !mongo.IsDuplicateKeyError(err) {
 		return wrap("commit player", err)
 	}
 	if err != nil {
-		var d stateDoc
-		if err := s.states.FindOne(ctx, bson.D{{Key: "_id", Value: key(st.Username, st.Version)}}).Decode(&d); err != nil {
+		var got stateDoc
+		if err := s.states.FindOne(ctx, bson.D{{Key: "_id", Value: d.ID}}).Decode(&got); err != nil {
 			return wrap("read player version", err)
 		}
-		if d.Op != st.Op {
-			return fmt.Errorf("player %s version %d is operation %q's, not %q's: %w", st.Username, st.Version, d.Op, st.Op, rating.ErrVersionTaken)
+		if got.Op != st.Op {
+			return fmt.Errorf("player %s version %d is operation %q's, not %q's: %w", st.Username, st.Version, got.Op, st.Op, rating.ErrVersionTaken)
 		}
+		d = got
 	}
-	_, err = s.states.UpdateMany(ctx,
-		bson.D{{Key: "username", Value: st.Username}, {Key: "version", Value: bson.D{{Key: "$lt", Value: st.Version}}}, {Key: "latest", Value: true}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: "latest", Value: false}}}})
-	return wrap("retire player versions", err)
+	return s.project(ctx, d, -1)
 }
 
-// Player implements rating.Store.
+// project writes d as the player's projection unless it already shows a
+// later version (known is the version it showed when read; -1 reads it).
+// Two writers may cross and leave an older version there: Player repairs
+// that when it next reads the player.
+func (s *Store) project(ctx context.Context, d stateDoc, known int64) error {
+	if known < 0 {
+		var p stateDoc
+		err := s.players.FindOne(ctx, bson.D{{Key: "_id", Value: d.Username}}).Decode(&p)
+		switch {
+		case err == nil:
+			known = p.Version
+		case !errors.Is(err, mongo.ErrNoDocuments):
+			return wrap("read player projection", err)
+		}
+	}
+	if known >= d.Version {
+		return nil
+	}
+	d.ID = d.Username
+	_, err := s.players.ReplaceOne(ctx, bson.D{{Key: "_id", Value: d.Username}}, d, options.Replace().SetUpsert(true))
+	if mongo.IsDuplicateKeyError(err) {
+		return nil // two first versions at once: the other wrote it
+	}
+	return wrap("write player projection", err)
+}
+
+// Player implements rating.Store: from the projection's version, the next
+// versions are probed by _id until one is missing (versions have no gaps).
 func (s *Store) Player(ctx context.Context, username string) (rating.PlayerState, error) {
 	var d stateDoc
-	err := s.states.FindOne(ctx, bson.D{{Key: "username", Value: username}},
-		options.FindOne().SetSort(bson.D{{Key: "version", Value: -1}})).Decode(&d)
-	if errors.Is(err, mongo.ErrNoDocuments) {
-		return rating.PlayerState{}, fmt.Errorf("player %s: %w", username, rating.ErrNotFound)
-	}
-	if err != nil {
+	known := int64(-1)
+	err := s.players.FindOne(ctx, bson.D{{Key: "_id", Value: username}}).Decode(&d)
+	switch {
+	case errors.Is(err, mongo.ErrNoDocuments):
+		// No projection yet: the first version, if any.
+		err = s.states.FindOne(ctx, bson.D{{Key: "_id", Value: key(username, 0)}}).Decode(&d)
+		if errors.Is(err, mongo.ErrNoDocuments) {
+			return rating.PlayerState{}, fmt.Errorf("player %s: %w", username, rating.ErrNotFound)
+		}
+		if err != nil {
+			return rating.PlayerState{}, wrap("read player", err)
+		}
+	case err != nil:
 		return rating.PlayerState{}, wrap("read player", err)
+	default:
+		known = d.Version
+	}
+	for {
+		var next stateDoc
+		err := s.states.FindOne(ctx, bson.D{{Key: "_id", Value: key(username, d.Version+1)}}).Decode(&next)
+		if errors.Is(err, mongo.ErrNoDocuments) {
+			break
+		}
+		if err != nil {
+			return rating.PlayerState{}, wrap("read player", err)
+		}
+		d = next
+	}
+	if d.Version > known {
+		if err := s.project(ctx, d, known); err != nil {
+			return rating.PlayerState{}, err
+		}
 	}
 	return d.state(), nil
 }
@@ -375,30 +468,38 @@ func (s *Store) AppendEntry(ctx context.Context, e rating.LedgerEntry) error {
 	return nil
 }
 
-// Ledger implements rating.Store.
+// Ledger implements rating.Store: entry by entry by _id, from the
+// player's head (or below before) down.
 func (s *Store) Ledger(ctx context.Context, username string, before int64, limit int) ([]rating.LedgerEntry, error) {
-	filter := bson.D{{Key: "username", Value: username}}
-	if before > 0 {
-		filter = append(filter, bson.E{Key: "seq", Value: bson.D{{Key: "$lt", Value: before}}})
+	st, err := s.Player(ctx, username)
+	if errors.Is(err, rating.ErrNotFound) {
+		return nil, nil
 	}
-	cur, err := s.ledger.Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "seq", Value: -1}}).SetLimit(int64(limit)))
 	if err != nil {
-		return nil, wrap("read ledger", err)
+		return nil, err
 	}
-	var docs []entryDoc
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, wrap("read ledger", err)
+	from := st.Seq
+	if before > 0 && before-1 < from {
+		from = before - 1
 	}
-	out := make([]rating.LedgerEntry, len(docs))
-	for i, d := range docs {
-		out[i] = d.entry()
+	out := make([]rating.LedgerEntry, 0, min(int64(limit), max(from, 0)))
+	for seq := from; seq >= 1 && len(out) < limit; seq-- {
+		var d entryDoc
+		err := s.ledger.FindOne(ctx, bson.D{{Key: "_id", Value: key(username, seq)}}).Decode(&d)
+		if errors.Is(err, mongo.ErrNoDocuments) {
+			return nil, fmt.Errorf("ratingdb: %s's ledger has no entry %d below its head %d", username, seq, st.Seq)
+		}
+		if err != nil {
+			return nil, wrap("read ledger", err)
+		}
+		out = append(out, d.entry())
 	}
 	return out, nil
 }
 
 // Leaderboard implements rating.Store.
 func (s *Store) Leaderboard(ctx context.Context, q rating.LeaderQuery) ([]rating.PlayerState, error) {
-	and := bson.A{bson.D{{Key: "latest", Value: true}}}
+	var and bson.A
 	if q.MinScore != nil {
 		and = append(and, bson.D{{Key: "score", Value: bson.D{{Key: "$gte", Value: *q.MinScore}}}})
 	}
@@ -411,7 +512,11 @@ func (s *Store) Leaderboard(ctx context.Context, q rating.LeaderQuery) ([]rating
 			bson.D{{Key: "score", Value: c.Score}, {Key: "username", Value: bson.D{{Key: "$gt", Value: c.Username}}}},
 		}}})
 	}
-	cur, err := s.states.Find(ctx, bson.D{{Key: "$and", Value: and}},
+	filter := bson.D{}
+	if len(and) > 0 {
+		filter = bson.D{{Key: "$and", Value: and}}
+	}
+	cur, err := s.players.Find(ctx, filter,
 		options.Find().SetSort(bson.D{{Key: "score", Value: -1}, {Key: "username", Value: 1}}).SetLimit(int64(q.Limit)))
 	if err != nil {
 		return nil, wrap("read leaderboard", err)
