@@ -22,8 +22,8 @@ type PlayerState struct {
 	Draws     int       `json:"draws"`
 	Placement int       `json:"placement"` // the score the ledger starts from
 	Version   int64     `json:"version"`
-	Op        string    `json:"op,omitempty"` // the operation that wrote this version; "" for the first
-	Seq       int64     `json:"seq"`          // the last ledger entry's sequence number
+	Op        string    `json:"op,omitempty"`   // the operation that wrote this version; "" for the first
+	Seq       int64     `json:"seq"`            // the last ledger entry's sequence number
 	Head      string    `json:"head,omitempty"` // the last ledger entry's hash
 	UpdatedAt time.Time `json:"updated_at,omitzero"`
 }
