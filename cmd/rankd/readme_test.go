@@ -50,7 +50,7 @@ func TestReadmeQuickStart(t *testing.T) {
 	if err != nil {
 		t.Fatalf("quick start failed: %v\n%s", err, out)
 	}
-	for _, want := range []string{`"username":"alice"`, `"role":"player"`, `"username":"go-server"`, `"role":"server"`, "204\n"} {
+	for _, want := range []string{`"username":"alice"`, `"role":"player"`, `"username":"go-server"`, `"role":"server"`, "204\n", `"source_id":"my-server-42"`, `"source_id":"my-server-43"`, `"delta":-5`, `"games":2`, `"cause":"game"`} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("quick start output lacks %q:\n%s", want, out)
 		}
