@@ -35,6 +35,11 @@ type Config struct {
 	TrustedProxies    []string
 	LoginLimitAccount int64
 	LoginLimitAddress int64
+	// RegisterLimitAddress bounds registrations per address per window.
+	RegisterLimitAddress int64
+	// PprofAddr serves net/http/pprof there when set (loopback only by
+	// intent: it is for profiling, never exposed).
+	PprofAddr string
 }
 
 // Defaults.
@@ -70,6 +75,8 @@ func (c *Config) settings() []setting {
 		{flag: "trusted-proxies", env: "RANK_TRUSTED_PROXIES", usage: "comma-separated IPs or CIDRs whose X-Forwarded-For is believed", value: (*listValue)(&c.TrustedProxies)},
 		{flag: "login-limit-account", env: "RANK_LOGIN_LIMIT_ACCOUNT", usage: "login attempts per account per window", value: (*int64Value)(&c.LoginLimitAccount)},
 		{flag: "login-limit-address", env: "RANK_LOGIN_LIMIT_ADDRESS", usage: "login attempts per client address per window", value: (*int64Value)(&c.LoginLimitAddress)},
+		{flag: "register-limit-address", env: "RANK_REGISTER_LIMIT_ADDRESS", usage: "registrations per client address per window", value: (*int64Value)(&c.RegisterLimitAddress)},
+		{flag: "pprof-addr", env: "RANK_PPROF_ADDR", usage: "serve net/http/pprof on this address (e.g. 127.0.0.1:6060); empty: off", value: (*stringValue)(&c.PprofAddr)},
 	}
 }
 
@@ -89,6 +96,8 @@ func defaultConfig() Config {
 		ShutdownTimeout:   DefaultShutdownTimeout,
 		LoginLimitAccount: players.DefaultLoginLimitAccount,
 		LoginLimitAddress: players.DefaultLoginLimitAddress,
+
+		RegisterLimitAddress: players.DefaultRegisterLimitAddress,
 	}
 }
 
@@ -144,7 +153,7 @@ func (c Config) validate() error {
 	if c.MongoURI == "" && c.DataDir == "" {
 		errs = append(errs, errors.New("with no MONGO_URI the data dir must be set"))
 	}
-	if c.LoginLimitAccount <= 0 || c.LoginLimitAddress <= 0 {
+	if c.LoginLimitAccount <= 0 || c.LoginLimitAddress <= 0 || c.RegisterLimitAddress <= 0 {
 		errs = append(errs, errors.New("login limits must be positive"))
 	}
 	return errors.Join(errs...)

@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
@@ -98,6 +99,7 @@ type Main struct {
 	server   *http.Server
 	serveErr chan error
 	url      string
+	pprof    *http.Server
 }
 
 // NewMain returns a Main logging to w.
@@ -132,6 +134,8 @@ func (m *Main) Run(ctx context.Context) error {
 		TokenTTL:          cfg.TokenTTL,
 		LoginLimitAccount: cfg.LoginLimitAccount,
 		LoginLimitAddress: cfg.LoginLimitAddress,
+
+		RegisterLimitAddress: cfg.RegisterLimitAddress,
 	})
 	if cfg.AdminUser != "" {
 		created, err := m.Players.EnsureAdmin(ctx, cfg.AdminUser, cfg.AdminPassword)
@@ -165,6 +169,11 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	if m.listener, err = net.Listen("tcp", cfg.Addr); err != nil {
 		return err
+	}
+	if cfg.PprofAddr != "" {
+		if err := m.servePprof(cfg.PprofAddr); err != nil {
+			return err
+		}
 	}
 	m.server = &http.Server{
 		Handler:           handler,
@@ -217,6 +226,23 @@ func (m *Main) Recover(ctx context.Context) error {
 	return nil
 }
 
+// servePprof serves the profiler on its own listener, never on the API's.
+func (m *Main) servePprof(addr string) error {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("pprof: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	m.pprof = &http.Server{Handler: mux, ReadHeaderTimeout: readHeaderTimeout}
+	go func() { _ = m.pprof.Serve(l) }()
+	m.Logger.Info("pprof", "addr", l.Addr().String())
+	return nil
+}
+
 // URL is where a client on this machine reaches the server.
 func (m *Main) URL() string { return m.url }
 
@@ -234,6 +260,9 @@ func (m *Main) Close() error {
 		if err := m.server.Shutdown(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("http shutdown: %w", err))
 		}
+	}
+	if m.pprof != nil {
+		_ = m.pprof.Close()
 	}
 	if m.redis != nil {
 		if err := m.redis.Close(); err != nil {
