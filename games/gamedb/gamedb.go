@@ -25,29 +25,30 @@ const (
 	// Unrated marks the finished games not yet rated (by _id), so that
 	// Recover reads a small collection instead of scanning the games.
 	Unrated = "games_unrated"
+	// Rated holds one document per rated game.
+	Rated = "games_rated"
 )
 
-// Store is a games.Store on a Mongo database. A pending game's end is
-// decided by an insert under its id into Ends, never by a filtered update:
-// FerretDB v1 (the embedded store) does not apply a filtered update
-// atomically, so two "only if pending" updates could both succeed there.
-// The game document then follows the decided end (again on retry, and in
-// Finished).
-//
-// Hot paths read and write by _id only: FerretDB v1 on SQLite pushes only
-// _id equality down and filters any other query in Go over the whole
-// collection.
+// Store is a games.Store on a Mongo database. A game document is written
+// once; what happens to it later is a document of its own under the
+// game's id: its end (Ends: the finished game, or expiry) and its being
+// rated (Rated). Game puts them together. So a pending game's end is
+// decided by an insert, never by a filtered update, which FerretDB v1 (the
+// embedded store) does not apply atomically; and the hot path only
+// inserts and reads by _id, the only operations that do not scan the
+// collection on FerretDB v1 with SQLite.
 type Store struct {
 	games   *mongo.Collection
 	ends    *mongo.Collection
 	unrated *mongo.Collection
+	rated   *mongo.Collection
 }
 
 var _ games.Store = (*Store)(nil)
 
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
-	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated)}
+	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated), rated: db.Collection(Rated)}
 	// source_id is unique: the idempotency key of a submission. The
 	// status index serves expiry (pending, by expiry). One call per
 	// index: FerretDB v1 panics on a createIndexes of several indexes that
@@ -59,9 +60,6 @@ func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 		if _, err := s.games.Indexes().CreateOne(ctx, m); err != nil {
 			return nil, wrap("create game indexes", err)
 		}
-	}
-	if _, err := s.ends.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "done", Value: 1}}, Options: options.Index().SetName("done")}); err != nil {
-		return nil, wrap("create game end indexes", err)
 	}
 	return s, nil
 }
@@ -182,6 +180,28 @@ func (s *Store) one(ctx context.Context, filter bson.D, what string) (games.Stor
 	if err != nil {
 		return games.StoredGame{}, wrap("read game", err)
 	}
+	if d.Status == string(games.StatusPending) {
+		var end endDoc
+		err := s.ends.FindOne(ctx, bson.D{{Key: "_id", Value: d.ID}}).Decode(&end)
+		switch {
+		case errors.Is(err, mongo.ErrNoDocuments):
+		case err != nil:
+			return games.StoredGame{}, wrap("read game end", err)
+		case end.Kind == string(games.StatusFinished) && end.Game != nil:
+			d = *end.Game
+		default:
+			d.Status = end.Kind
+		}
+	}
+	if d.Status == string(games.StatusFinished) {
+		err := s.rated.FindOne(ctx, bson.D{{Key: "_id", Value: d.ID}}).Err()
+		switch {
+		case err == nil:
+			d.Status = string(games.StatusRated)
+		case !errors.Is(err, mongo.ErrNoDocuments):
+			return games.StoredGame{}, wrap("read game", err)
+		}
+	}
 	return d.game()
 }
 
@@ -196,12 +216,11 @@ func (s *Store) BySource(ctx context.Context, sourceID string) (games.StoredGame
 }
 
 // endDoc is the decided end of a pending game: finished (with the
-// finished game) or expired. done says the game document follows it.
+// finished game) or expired.
 type endDoc struct {
 	ID   string   `bson:"_id"`
 	Kind string   `bson:"kind"` // a games.Status: finished or expired
 	Game *gameDoc `bson:"game,omitempty"`
-	Done bool     `bson:"done"`
 }
 
 // Finish implements games.Store.
@@ -233,79 +252,34 @@ func (s *Store) Finish(ctx context.Context, f games.StoredGame) error {
 			return fmt.Errorf("game %s already ended: %w", f.ID, games.ErrNotPending)
 		}
 	}
-	return s.follow(ctx, end)
-}
-
-// follow makes the game document say what its decided end says, then
-// marks the end done. Repeating it is harmless.
-func (s *Store) follow(ctx context.Context, end endDoc) error {
-	var update bson.D
-	switch {
-	case end.Kind == string(games.StatusFinished) && end.Game != nil:
-		d := end.Game
-		update = bson.D{
-			{Key: "$set", Value: bson.D{
-				{Key: "status", Value: d.Status}, {Key: "record", Value: d.Record}, {Key: "verdict", Value: d.Verdict},
-				{Key: "hash", Value: d.Hash}, {Key: "submitted_by", Value: d.SubmittedBy}, {Key: "finished_at", Value: d.FinishedAt},
-				{Key: "time_control", Value: d.TimeControl},
-			}},
-			{Key: "$unset", Value: bson.D{{Key: "expires_at", Value: ""}}},
-		}
-	default:
-		update = bson.D{{Key: "$set", Value: bson.D{{Key: "status", Value: string(games.StatusExpired)}}}}
-	}
-	if _, err := s.games.UpdateOne(ctx, bson.D{{Key: "_id", Value: end.ID}, {Key: "status", Value: string(games.StatusPending)}}, update); err != nil {
-		return wrap("end game", err)
-	}
-	_, err := s.ends.UpdateOne(ctx, bson.D{{Key: "_id", Value: end.ID}}, bson.D{{Key: "$set", Value: bson.D{{Key: "done", Value: true}}}})
-	return wrap("end game", err)
-}
-
-// followAll completes every decided end whose game document does not
-// follow it yet (a crash between the two writes).
-func (s *Store) followAll(ctx context.Context) error {
-	cur, err := s.ends.Find(ctx, bson.D{{Key: "done", Value: false}})
-	if err != nil {
-		return wrap("list game ends", err)
-	}
-	var ends []endDoc
-	if err := cur.All(ctx, &ends); err != nil {
-		return wrap("list game ends", err)
-	}
-	for _, e := range ends {
-		if err := s.follow(ctx, e); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 
-// MarkRated implements games.Store.
+// ratedDoc says a game is rated.
+type ratedDoc struct {
+	ID string `bson:"_id"`
+}
+
+// MarkRated implements games.Store: an insert under the game's id, then
+// its unrated mark goes.
 func (s *Store) MarkRated(ctx context.Context, id string) error {
-	res, err := s.games.UpdateOne(ctx,
-		bson.D{{Key: "_id", Value: id}, {Key: "status", Value: bson.D{{Key: "$in", Value: bson.A{string(games.StatusFinished), string(games.StatusRated)}}}}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: "status", Value: string(games.StatusRated)}}}})
-	if err != nil {
-		return wrap("mark game rated", err)
-	}
-	if res.MatchedCount == 1 {
-		_, err := s.unrated.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
-		return wrap("unmark game", err)
-	}
 	g, err := s.Game(ctx, id)
 	if err != nil {
 		return err
 	}
-	return fmt.Errorf("game %s is %s, not finished: %w", id, g.Status, games.ErrNotPending)
+	if g.Status != games.StatusFinished && g.Status != games.StatusRated {
+		return fmt.Errorf("game %s is %s, not finished: %w", id, g.Status, games.ErrNotPending)
+	}
+	if _, err := s.rated.InsertOne(ctx, ratedDoc{ID: id}); err != nil && !mongo.IsDuplicateKeyError(err) {
+		return wrap("mark game rated", err)
+	}
+	_, err = s.unrated.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
+	return wrap("unmark game", err)
 }
 
-// Finished implements games.Store: the marked games, oldest first. It
-// first completes the pending games whose end was decided but not yet
-// written to them, and drops the marks of games rated meanwhile.
+// Finished implements games.Store: the marked games, oldest first; the
+// marks of games rated meanwhile are dropped.
 func (s *Store) Finished(ctx context.Context, limit int) ([]games.StoredGame, error) {
-	if err := s.followAll(ctx); err != nil {
-		return nil, err
-	}
 	cur, err := s.unrated.Find(ctx, bson.D{})
 	if err != nil {
 		return nil, wrap("list unrated games", err)
@@ -366,9 +340,6 @@ func (s *Store) ExpirePending(ctx context.Context, now time.Time) (int, error) {
 				continue // ended otherwise (or expired by another call)
 			}
 			return n, wrap("decide game end", err)
-		}
-		if err := s.follow(ctx, end); err != nil {
-			return n, err
 		}
 		n++
 	}

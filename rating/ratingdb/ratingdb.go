@@ -25,23 +25,26 @@ const (
 	Ops     = "rating_ops"
 	Open    = "rating_open"  // one marker per operation not yet done
 	Plans   = "rating_plans" // one document per operation, written once
+	Done    = "rating_done"  // one document per operation done, written once
 	Ledger  = "rating_ledger"
 )
 
 // Store is a rating.Store on a Mongo database. Every decision is an
 // insert under a unique _id ("username#version", the operation id,
-// "username#seq"); the only updates are an operation becoming done and
-// the players' projection, which is a hint that reads check and repair,
-// so a filtered update that FerretDB v1 applies non-atomically never
-// decides anything.
+// "username#seq"); the only update is the players' projection, a hint
+// that reads check and repair, so a filtered update that FerretDB v1
+// applies non-atomically never decides anything.
 //
-// Every read and write of the hot path is by _id: FerretDB v1 on SQLite
-// pushes only _id equality down to SQLite and filters or sorts any other
-// query in Go over the whole collection. So the latest state is found
-// from the projection's version by probing the next versions by _id, a
-// player's ledger is read entry by entry by _id from the head down, and
-// the operations not done are markers in a small collection of their own.
-// Only the leaderboard scans (the players, not the games).
+// The hot path only inserts and reads one document by _id: on FerretDB v1
+// with SQLite those are the only operations that do not grow with the
+// collection (a find by _id alone is pushed down to SQLite; any other
+// filter, and every update or delete, scans the collection). So the
+// latest state is found from the projection's version by probing the next
+// versions by _id, a player's ledger is read entry by entry by _id from
+// the head down, an operation's plan and its being done are documents of
+// their own, and the operations not done are markers in a small
+// collection. Only the leaderboard and the projection's update scan the
+// players (not the games).
 type Store struct {
 	states  *mongo.Collection
 	players *mongo.Collection
@@ -49,6 +52,7 @@ type Store struct {
 	ops     *mongo.Collection
 	open    *mongo.Collection
 	plans   *mongo.Collection
+	done    *mongo.Collection
 	ledger  *mongo.Collection
 }
 
@@ -57,7 +61,7 @@ var _ rating.Store = (*Store)(nil)
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 	s := &Store{states: db.Collection(States), players: db.Collection(Players), holds: db.Collection(Holds), ops: db.Collection(Ops),
-		open: db.Collection(Open), plans: db.Collection(Plans), ledger: db.Collection(Ledger)}
+		open: db.Collection(Open), plans: db.Collection(Plans), done: db.Collection(Done), ledger: db.Collection(Ledger)}
 	// The _ids make states, holds and ledger entries unique per player
 	// and version (or sequence number); the indexes serve the latest
 	// state, history (newest first), the leaderboard and Recover. One
@@ -132,8 +136,6 @@ type opDoc struct {
 	SourceID string    `bson:"source_id"`
 	Actor    string    `bson:"actor"`
 	At       time.Time `bson:"at"`
-	Done     bool      `bson:"done"`
-	Error    string    `bson:"error,omitempty"`
 }
 
 func toOpDoc(op rating.Operation) (opDoc, error) {
@@ -144,7 +146,7 @@ func toOpDoc(op rating.Operation) (opDoc, error) {
 	d := opDoc{
 		ID: op.ID, Black: op.Black, White: op.White, Winner: string(op.Winner), Moves: op.Game.Moves,
 		Handicap: op.Game.Handicap, Outcome: string(outcome), Escape: op.Game.Escape,
-		SourceID: op.SourceID, Actor: op.Actor, At: op.At.UTC(), Done: op.Done, Error: op.Error,
+		SourceID: op.SourceID, Actor: op.Actor, At: op.At.UTC(),
 	}
 	return d, nil
 }
@@ -153,7 +155,7 @@ func (d opDoc) op() (rating.Operation, error) {
 	op := rating.Operation{
 		ID: d.ID, Black: d.Black, White: d.White, Winner: rating.Side(d.Winner),
 		Game:     rating.Game{Moves: d.Moves, Handicap: d.Handicap, Escape: d.Escape},
-		SourceID: d.SourceID, Actor: d.Actor, At: d.At.UTC(), Done: d.Done, Error: d.Error,
+		SourceID: d.SourceID, Actor: d.Actor, At: d.At.UTC(),
 	}
 	if err := op.Game.Outcome.UnmarshalText([]byte(d.Outcome)); err != nil {
 		return rating.Operation{}, fmt.Errorf("ratingdb: operation %s: %w", d.ID, err)
@@ -248,6 +250,14 @@ func (s *Store) Op(ctx context.Context, id string) (rating.Operation, error) {
 	if err != nil {
 		return rating.Operation{}, err
 	}
+	var done doneDoc
+	err = s.done.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&done)
+	switch {
+	case err == nil:
+		op.Done, op.Error = true, done.Error
+	case !errors.Is(err, mongo.ErrNoDocuments):
+		return rating.Operation{}, wrap("read operation", err)
+	}
 	var p planDoc
 	err = s.plans.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&p)
 	switch {
@@ -270,26 +280,31 @@ func (s *Store) SetPlan(ctx context.Context, id string, p rating.Plan) (rating.O
 	if err != nil {
 		return rating.Operation{}, err
 	}
-	if _, err := s.plans.InsertOne(ctx, planDoc{ID: id, Plan: string(b)}); err != nil && !mongo.IsDuplicateKeyError(err) {
+	_, err = s.plans.InsertOne(ctx, planDoc{ID: id, Plan: string(b)})
+	if err != nil && !mongo.IsDuplicateKeyError(err) {
 		return rating.Operation{}, wrap("store plan", err)
 	}
 	return s.Op(ctx, id)
 }
 
-// FinishOp implements rating.Store. done only ever becomes true.
+// doneDoc says an operation is done (with why it was given up, if so).
+type doneDoc struct {
+	ID    string `bson:"_id"`
+	Error string `bson:"error,omitempty"`
+}
+
+// FinishOp implements rating.Store: an insert under the operation's id
+// (the first one stays), then its marker goes.
 func (s *Store) FinishOp(ctx context.Context, id, errText string) error {
-	set := bson.D{{Key: "done", Value: true}}
-	if errText != "" {
-		set = append(set, bson.E{Key: "error", Value: errText})
+	if err := s.ops.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Err(); errors.Is(err, mongo.ErrNoDocuments) {
+		return fmt.Errorf("operation %s: %w", id, rating.ErrNotFound)
+	} else if err != nil {
+		return wrap("read operation", err)
 	}
-	res, err := s.ops.UpdateOne(ctx, bson.D{{Key: "_id", Value: id}}, bson.D{{Key: "$set", Value: set}})
-	if err != nil {
+	if _, err := s.done.InsertOne(ctx, doneDoc{ID: id, Error: errText}); err != nil && !mongo.IsDuplicateKeyError(err) {
 		return wrap("finish operation", err)
 	}
-	if res.MatchedCount == 0 {
-		return fmt.Errorf("operation %s: %w", id, rating.ErrNotFound)
-	}
-	_, err = s.open.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
+	_, err := s.open.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
 	return wrap("unmark operation", err)
 }
 
