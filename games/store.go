@@ -64,8 +64,9 @@ type Store interface {
 	// record, verdict, hash, submitter, finished time), only while it is
 	// pending; ErrNotPending otherwise, ErrNotFound if there is none.
 	Finish(ctx context.Context, f StoredGame) error
-	// MarkRated sets a finished game's status to rated; marking a rated
-	// game again is no error. ErrNotFound if there is none.
+	// MarkRated records that a finished game is rated; marking it again
+	// is no error. Only a finished game may be marked: the store need not
+	// check (intake marks only what it rated).
 	MarkRated(ctx context.Context, id string) error
 	// Finished lists up to limit finished (not yet rated) games, oldest
 	// finish first.

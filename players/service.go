@@ -18,6 +18,14 @@ const (
 	DefaultLoginLimitAddress    = 100
 	DefaultRegisterLimitAddress = 30
 	DefaultLimitWindow          = 15 * time.Minute
+	// DefaultTokenCacheTTL: a token found valid is believed for this long
+	// without asking the store again (decided: one store read per token
+	// per 2 s instead of one per request; a token revoked on another
+	// replica works there for at most this long, one revoked here stops
+	// at once).
+	DefaultTokenCacheTTL = 2 * time.Second
+	// tokenCacheMax bounds the cache; it is emptied when full.
+	tokenCacheMax = 10_000
 )
 
 // Config tunes a Service. Zero fields take the defaults above.
@@ -27,7 +35,9 @@ type Config struct {
 	LoginLimitAddress    int64
 	RegisterLimitAddress int64
 	LimitWindow          time.Duration
-	Now                  func() time.Time // the clock; time.Now when nil
+	// TokenCacheTTL: see DefaultTokenCacheTTL; negative turns it off.
+	TokenCacheTTL time.Duration
+	Now           func() time.Time // the clock; time.Now when nil
 }
 
 func (c Config) withDefaults() Config {
@@ -46,6 +56,9 @@ func (c Config) withDefaults() Config {
 	if c.LimitWindow <= 0 {
 		c.LimitWindow = DefaultLimitWindow
 	}
+	if c.TokenCacheTTL == 0 {
+		c.TokenCacheTTL = DefaultTokenCacheTTL
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -58,13 +71,21 @@ type Service struct {
 	store   Store
 	limiter Limiter
 	cfg     Config
+
+	mu     sync.Mutex
+	tokens map[string]cachedToken // by token hash
+}
+
+type cachedToken struct {
+	p     Principal
+	until time.Time // the earlier of the cache's end and the token's expiry
 }
 
 // NewService returns a Service on the store. The limiter may be nil only
 // for tools that never log in or register (rankctl admin create): those
 // calls then fail rather than run unlimited.
 func NewService(store Store, limiter Limiter, cfg Config) *Service {
-	return &Service{store: store, limiter: limiter, cfg: cfg.withDefaults()}
+	return &Service{store: store, limiter: limiter, cfg: cfg.withDefaults(), tokens: map[string]cachedToken{}}
 }
 
 // TokenTTL is how long issued tokens last.
@@ -164,6 +185,9 @@ func (s *Service) Logout(ctx context.Context, secret string) error {
 	if !looksLikeToken(secret) {
 		return ErrUnauthenticated
 	}
+	s.mu.Lock()
+	delete(s.tokens, TokenHash(secret))
+	s.mu.Unlock()
 	err := s.store.RevokeToken(ctx, TokenHash(secret), s.cfg.Now())
 	if errors.Is(err, ErrNotFound) {
 		return ErrUnauthenticated
@@ -177,16 +201,36 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (Principal, e
 	if !looksLikeToken(secret) {
 		return Principal{}, ErrUnauthenticated
 	}
-	t, err := s.store.Token(ctx, TokenHash(secret))
+	hash, now := TokenHash(secret), s.cfg.Now()
+	s.mu.Lock()
+	c, ok := s.tokens[hash]
+	s.mu.Unlock()
+	if ok && now.Before(c.until) {
+		return c.p, nil
+	}
+	t, err := s.store.Token(ctx, hash)
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return Principal{}, ErrUnauthenticated
 	case err != nil:
 		return Principal{}, err
-	case !t.RevokedAt.IsZero(), !s.cfg.Now().Before(t.ExpiresAt):
+	case !t.RevokedAt.IsZero(), !now.Before(t.ExpiresAt):
 		return Principal{}, ErrUnauthenticated
 	}
-	return Principal{Username: t.Username, Role: t.Role}, nil
+	p := Principal{Username: t.Username, Role: t.Role}
+	if s.cfg.TokenCacheTTL > 0 {
+		until := now.Add(s.cfg.TokenCacheTTL)
+		if t.ExpiresAt.Before(until) {
+			until = t.ExpiresAt
+		}
+		s.mu.Lock()
+		if len(s.tokens) >= tokenCacheMax {
+			clear(s.tokens)
+		}
+		s.tokens[hash] = cachedToken{p: p, until: until}
+		s.mu.Unlock()
+	}
+	return p, nil
 }
 
 // CreateAccount makes a server, teacher or admin account; only an admin

@@ -350,3 +350,55 @@ func BenchmarkAuthenticate(b *testing.B) {
 		}
 	}
 }
+
+// TestTokenCache: a token found valid is believed for TokenCacheTTL
+// without the store (so a revocation written by another replica bites
+// after at most that long), while a logout through this service bites at
+// once.
+func TestTokenCache(t *testing.T) {
+	store, err := playerdb.New(context.Background(), testsvc.Mongo(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := &clock{t: t0}
+	cfg := players.Config{Now: clk.Now, TokenCacheTTL: 2 * time.Second}
+	s := players.NewService(store, playerredis.New(testsvc.Redis(t)), cfg)
+	other := players.NewService(store, playerredis.New(testsvc.Redis(t)), cfg) // another replica
+	ctx := context.Background()
+	_, tok, err := s.Register(ctx, "carol", pw, "192.0.2.7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Authenticate(ctx, tok.Secret); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Logout(ctx, tok.Secret); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Authenticate(ctx, tok.Secret); !errors.Is(err, players.ErrUnauthenticated) {
+		t.Fatalf("the replica that revoked it still takes it: %v", err)
+	}
+	clk.Add(time.Second)
+	if _, err := s.Authenticate(ctx, tok.Secret); err != nil {
+		t.Fatalf("within the cache time the other replica's revocation is not yet seen: %v", err)
+	}
+	clk.Add(1500 * time.Millisecond)
+	if _, err := s.Authenticate(ctx, tok.Secret); !errors.Is(err, players.ErrUnauthenticated) {
+		t.Fatalf("after the cache time the revoked token works: %v", err)
+	}
+	// Off: every call asks the store.
+	off := players.NewService(store, playerredis.New(testsvc.Redis(t)), players.Config{Now: clk.Now, TokenCacheTTL: -1})
+	_, tok2, err := off.Register(ctx, "dave", pw, "192.0.2.8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := off.Authenticate(ctx, tok2.Secret); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Logout(ctx, tok2.Secret); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := off.Authenticate(ctx, tok2.Secret); !errors.Is(err, players.ErrUnauthenticated) {
+		t.Fatalf("with the cache off a revoked token works: %v", err)
+	}
+}

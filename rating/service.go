@@ -262,9 +262,11 @@ func (s *Service) hold(ctx context.Context, op Operation, depth int) (Operation,
 		}
 		return op, err
 	}
-	if op, err = s.store.SetPlan(ctx, op.ID, plan); err != nil {
+	stored, err := s.store.SetPlan(ctx, op.ID, plan)
+	if err != nil {
 		return op, err
 	}
+	op.Plan = &stored
 	// Another runner's plan won, computed from earlier versions (it
 	// committed a player before this runner held it): the versions held
 	// here are not the plan's, and are passed on unchanged.
@@ -290,8 +292,16 @@ func (s *Service) skip(ctx context.Context, st PlayerState, opID string) error {
 // holdOne holds the player's latest state for opID, first running to
 // completion any operation that holds that version.
 func (s *Service) holdOne(ctx context.Context, name, opID string, depth int) (PlayerState, error) {
-	for range maxHoldAttempts {
-		st, err := s.store.Player(ctx, name)
+	for attempt := range maxHoldAttempts {
+		// The cheap read first: if it is behind, the version it names is
+		// held by the operation that moved past it, and the next attempt
+		// reads the truth. A hold that succeeds is on the latest version,
+		// since only the holder of a version writes the next.
+		read := s.store.Player
+		if attempt == 0 {
+			read = s.store.Latest
+		}
+		st, err := read(ctx, name)
 		if errors.Is(err, ErrNotFound) {
 			// A new player: version 0 is the start (idempotent: every
 			// writer writes the same).

@@ -143,7 +143,7 @@ func (c *crashStore) CreateOp(ctx context.Context, op rating.Operation) (out rat
 	err = c.step("create op", func() error { out, err = c.Store.CreateOp(ctx, op); return err })
 	return out, err
 }
-func (c *crashStore) SetPlan(ctx context.Context, id string, p rating.Plan) (out rating.Operation, err error) {
+func (c *crashStore) SetPlan(ctx context.Context, id string, p rating.Plan) (out rating.Plan, err error) {
 	err = c.step("set plan", func() error { out, err = c.Store.SetPlan(ctx, id, p); return err })
 	return out, err
 }
@@ -278,6 +278,54 @@ func TestCrashAtEveryStep(t *testing.T) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// staleStore's Latest always answers the player's first state, as a
+// projection left behind by crossed writers would.
+type staleStore struct {
+	rating.Store
+	mu    sync.Mutex
+	first map[string]rating.PlayerState
+}
+
+func (s *staleStore) Latest(ctx context.Context, u string) (rating.PlayerState, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st, ok := s.first[u]; ok {
+		return st, nil
+	}
+	st, err := s.Store.Latest(ctx, u)
+	if err == nil {
+		s.first[u] = st
+	}
+	return st, err
+}
+
+// TestStaleLatestIsCorrected: a projection that stays behind costs a
+// detour through the holder of the old version, never a wrong result.
+func TestStaleLatestIsCorrected(t *testing.T) {
+	store := newStore(t)
+	ref := rating.NewService(newStore(t), rating.ServiceConfig{Now: fixedClock})
+	svc := rating.NewService(&staleStore{Store: store, first: map[string]rating.PlayerState{}}, rating.ServiceConfig{Now: fixedClock})
+	for i := range 6 {
+		g := game(fmt.Sprintf("g%d", i), "alice", "bob", rating.SideBlack)
+		want, err := ref.Apply(bg, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := svc.Apply(bg, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Black.Score != want.Black.Score || got.White.Glicko != want.White.Glicko || got.Black.Seq != int64(i+1) {
+			t.Fatalf("game %d: %+v, want %+v", i, got, want)
+		}
+	}
+	for _, n := range []string{"alice", "bob"} {
+		if err := svc.Verify(bg, n); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -107,16 +107,20 @@ type Store interface {
 	// ErrNotFound if none.
 	Op(ctx context.Context, id string) (Operation, error)
 	// SetPlan stores the plan of the operation unless one is stored, and
-	// returns the operation with whichever plan was first.
-	SetPlan(ctx context.Context, id string, p Plan) (Operation, error)
+	// returns whichever plan was first.
+	SetPlan(ctx context.Context, id string, p Plan) (Plan, error)
 	// FinishOp marks the operation done, with an error text when it was
-	// given up. Finishing twice is no error.
+	// given up. Finishing twice is no error; the first text stays.
 	FinishOp(ctx context.Context, id, errText string) error
 	// Unfinished lists up to limit operations not done, oldest first.
 	Unfinished(ctx context.Context, limit int) ([]Operation, error)
 
 	// Player returns the player's latest state; ErrNotFound if none.
 	Player(ctx context.Context, username string) (PlayerState, error)
+	// Latest returns the player's latest state as last recorded, cheaply:
+	// it may be behind Player when writers crossed or one died between
+	// its two writes. ErrNotFound if none was recorded.
+	Latest(ctx context.Context, username string) (PlayerState, error)
 	// Hold gives the player's state at version to opID, once: holding it
 	// again by opID is no error; if another operation holds it, a
 	// *HeldError names it.

@@ -275,16 +275,27 @@ func (s *Store) Op(ctx context.Context, id string) (rating.Operation, error) {
 
 // SetPlan implements rating.Store: an insert under the operation's id, so
 // the first plan stays.
-func (s *Store) SetPlan(ctx context.Context, id string, p rating.Plan) (rating.Operation, error) {
+func (s *Store) SetPlan(ctx context.Context, id string, p rating.Plan) (rating.Plan, error) {
 	b, err := json.Marshal(p)
 	if err != nil {
-		return rating.Operation{}, err
+		return rating.Plan{}, err
 	}
 	_, err = s.plans.InsertOne(ctx, planDoc{ID: id, Plan: string(b)})
-	if err != nil && !mongo.IsDuplicateKeyError(err) {
-		return rating.Operation{}, wrap("store plan", err)
+	if err == nil {
+		return p, nil
 	}
-	return s.Op(ctx, id)
+	if !mongo.IsDuplicateKeyError(err) {
+		return rating.Plan{}, wrap("store plan", err)
+	}
+	var d planDoc
+	if err := s.plans.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&d); err != nil {
+		return rating.Plan{}, wrap("read plan", err)
+	}
+	var stored rating.Plan
+	if err := json.Unmarshal([]byte(d.Plan), &stored); err != nil {
+		return rating.Plan{}, fmt.Errorf("ratingdb: operation %s: stored plan: %w", id, err)
+	}
+	return stored, nil
 }
 
 // doneDoc says an operation is done (with why it was given up, if so).
@@ -296,11 +307,6 @@ type doneDoc struct {
 // FinishOp implements rating.Store: an insert under the operation's id
 // (the first one stays), then its marker goes.
 func (s *Store) FinishOp(ctx context.Context, id, errText string) error {
-	if err := s.ops.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Err(); errors.Is(err, mongo.ErrNoDocuments) {
-		return fmt.Errorf("operation %s: %w", id, rating.ErrNotFound)
-	} else if err != nil {
-		return wrap("read operation", err)
-	}
 	if _, err := s.done.InsertOne(ctx, doneDoc{ID: id, Error: errText}); err != nil && !mongo.IsDuplicateKeyError(err) {
 		return wrap("finish operation", err)
 	}
@@ -422,6 +428,20 @@ func (s *Store) project(ctx context.Context, d stateDoc, known int64) error {
 		return nil // two first versions at once: the other wrote it
 	}
 	return wrap("write player projection", err)
+}
+
+// Latest implements rating.Store: the projection, one read of a
+// collection of players (not of versions).
+func (s *Store) Latest(ctx context.Context, username string) (rating.PlayerState, error) {
+	var d stateDoc
+	err := s.players.FindOne(ctx, bson.D{{Key: "_id", Value: username}}).Decode(&d)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return rating.PlayerState{}, fmt.Errorf("player %s: %w", username, rating.ErrNotFound)
+	}
+	if err != nil {
+		return rating.PlayerState{}, wrap("read player", err)
+	}
+	return d.state(), nil
 }
 
 // Player implements rating.Store: from the projection's version, the next

@@ -88,10 +88,8 @@ func operationOnce(t *testing.T, s rating.Store) {
 func planOnce(t *testing.T, s rating.Store) {
 	must[rating.Operation](t)(s.CreateOp(ctx, op("g1")))
 	p1, p2 := plan(5), plan(7)
-	got := must[rating.Operation](t)(s.SetPlan(ctx, "g1", p1))
-	check(t, "first plan", got.Plan, &p1)
-	got = must[rating.Operation](t)(s.SetPlan(ctx, "g1", p2))
-	check(t, "second plan keeps the first", got.Plan, &p1)
+	check(t, "first plan", must[rating.Plan](t)(s.SetPlan(ctx, "g1", p1)), p1)
+	check(t, "second plan keeps the first", must[rating.Plan](t)(s.SetPlan(ctx, "g1", p2)), p1)
 	check(t, "stored", must[rating.Operation](t)(s.Op(ctx, "g1")).Plan, &p1)
 }
 
@@ -117,8 +115,14 @@ func finishAndUnfinished(t *testing.T, s rating.Store) {
 	if len(ops) != 1 || ops[0].ID != "g2" {
 		t.Fatalf("Unfinished = %+v, want g2 alone", ops)
 	}
-	if err := s.FinishOp(ctx, "nope", ""); !errors.Is(err, rating.ErrNotFound) {
-		t.Fatalf("FinishOp(nope) = %v", err)
+	if err := s.FinishOp(ctx, "g2", "first"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FinishOp(ctx, "g2", "second"); err != nil {
+		t.Fatal(err)
+	}
+	if g2 := must[rating.Operation](t)(s.Op(ctx, "g2")); !g2.Done || g2.Error != "first" {
+		t.Fatalf("finished twice: %+v", g2)
 	}
 }
 
