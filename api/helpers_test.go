@@ -93,8 +93,9 @@ func newEnv(t *testing.T, opts ...option) *env {
 		t.Fatal(err)
 	}
 	ratings := rating.NewService(rstore, rating.ServiceConfig{Recorder: reg})
-	intake := games.NewIntake(gstore, gamerate.Rater{Service: ratings}, gamerate.Players{Store: store}, reg, games.IntakeConfig{})
-	deps.Games, deps.Ratings, deps.Directory = intake, ratings, gamerate.Players{Store: store}
+	directory := gamerate.NewPlayers(store)
+	intake := games.NewIntake(gstore, gamerate.Rater{Service: ratings}, directory, reg, games.IntakeConfig{})
+	deps.Games, deps.Ratings, deps.Directory = intake, ratings, directory
 	srv, err := api.New(deps)
 	if err != nil {
 		t.Fatal(err)

@@ -145,7 +145,8 @@ func (m *Main) Run(ctx context.Context) error {
 		log.Info("admin account", "username", cfg.AdminUser, "created", created)
 	}
 	m.Metrics = metrics.New()
-	if err := m.openGames(ctx, store); err != nil {
+	directory := gamerate.NewPlayers(store)
+	if err := m.openGames(ctx, directory); err != nil {
 		return err
 	}
 
@@ -154,7 +155,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Accounts:       m.Players,
 		Games:          m.Intake,
 		Ratings:        m.Ratings,
-		Directory:      gamerate.Players{Store: store},
+		Directory:      directory,
 		Metrics:        m.Metrics,
 		MetricsHandler: m.Metrics.Handler(),
 		BodyLimit:      cfg.BodyLimit,
@@ -196,7 +197,7 @@ func (m *Main) Run(ctx context.Context) error {
 // openGames wires games in and ratings out, then completes whatever a
 // crash left: unfinished rating operations first, then stored games not
 // yet rated (which Recover also exposes to a job).
-func (m *Main) openGames(ctx context.Context, accounts players.Store) error {
+func (m *Main) openGames(ctx context.Context, directory games.Players) error {
 	gstore, err := gamedb.New(ctx, m.mongo.DB)
 	if err != nil {
 		return err
@@ -206,7 +207,7 @@ func (m *Main) openGames(ctx context.Context, accounts players.Store) error {
 		return err
 	}
 	m.Ratings = rating.NewService(rstore, rating.ServiceConfig{System: rating.Default, Recorder: m.Metrics})
-	m.Intake = games.NewIntake(gstore, gamerate.Rater{Service: m.Ratings}, gamerate.Players{Store: accounts}, m.Metrics, games.IntakeConfig{})
+	m.Intake = games.NewIntake(gstore, gamerate.Rater{Service: m.Ratings}, directory, m.Metrics, games.IntakeConfig{})
 	return m.Recover(ctx)
 }
 

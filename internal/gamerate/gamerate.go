@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/players"
@@ -75,17 +77,52 @@ func After(p rating.PlayerResult) games.PlayerRating {
 
 // Players is players.Store as games.Players: any account but a game
 // server's may play (decided: admins and teachers play too; a server
-// account only submits).
-type Players struct{ Store players.Store }
+// account only submits). Players found are remembered for knownFor:
+// accounts are never deleted and usernames never change, so only a role
+// changed to server within that time could be missed.
+type Players struct {
+	Store players.Store
 
-var _ games.Players = Players{}
+	mu    sync.Mutex
+	known map[string]time.Time // username → until
+}
+
+// knownFor is how long a player found is not looked up again (decided).
+const knownFor = time.Minute
+
+// NewPlayers returns the adapter on the store.
+func NewPlayers(store players.Store) *Players {
+	return &Players{Store: store, known: map[string]time.Time{}}
+}
+
+var _ games.Players = (*Players)(nil)
 
 // Resolve implements games.Players.
-func (p Players) Resolve(ctx context.Context, username string) (string, error) {
+func (p *Players) Resolve(ctx context.Context, username string) (string, error) {
 	name, err := players.NormalizeUsername(username)
 	if err != nil {
 		return "", fmt.Errorf("%w: %v", games.ErrUnknownPlayer, err)
 	}
+	now := time.Now()
+	p.mu.Lock()
+	until, ok := p.known[name]
+	p.mu.Unlock()
+	if ok && now.Before(until) {
+		return name, nil
+	}
+	name, err = p.lookup(ctx, name)
+	if err == nil {
+		p.mu.Lock()
+		if len(p.known) >= 100_000 {
+			clear(p.known)
+		}
+		p.known[name] = now.Add(knownFor)
+		p.mu.Unlock()
+	}
+	return name, err
+}
+
+func (p *Players) lookup(ctx context.Context, name string) (string, error) {
 	a, err := p.Store.Account(ctx, name)
 	switch {
 	case errors.Is(err, players.ErrNotFound):

@@ -401,24 +401,15 @@ func (s *Store) Commit(ctx context.Context, st rating.PlayerState) error {
 		}
 		d = got
 	}
-	return s.project(ctx, d, -1)
+	return s.project(ctx, d, d.Version-1)
 }
 
-// project writes d as the player's projection unless it already shows a
-// later version (known is the version it showed when read; -1 reads it).
-// Two writers may cross and leave an older version there: Player repairs
-// that when it next reads the player.
+// project writes d as the player's projection unless known (the version
+// the projection showed when read, or, from Commit, the version before d,
+// without a read) is already d's. Two writers may cross and leave an older
+// version there: it is a hint, and Player repairs it when it reads the
+// player.
 func (s *Store) project(ctx context.Context, d stateDoc, known int64) error {
-	if known < 0 {
-		var p stateDoc
-		err := s.players.FindOne(ctx, bson.D{{Key: "_id", Value: d.Username}}).Decode(&p)
-		switch {
-		case err == nil:
-			known = p.Version
-		case !errors.Is(err, mongo.ErrNoDocuments):
-			return wrap("read player projection", err)
-		}
-	}
 	if known >= d.Version {
 		return nil
 	}
