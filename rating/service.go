@@ -48,6 +48,35 @@ type Service struct {
 	// helping each other (correct, but costly in store writes). Across
 	// processes the holds in the store still decide.
 	local [localStripes]sync.Mutex
+
+	// hints remembers the last state this process wrote per player: the
+	// first guess of the latest version (a guess that is behind only
+	// costs a detour, see holdOne), which spares a store read per player
+	// and game.
+	hintMu sync.Mutex
+	hints  map[string]PlayerState
+}
+
+// maxHints bounds the hints; they are forgotten all at once when full.
+const maxHints = 100_000
+
+func (s *Service) hint(name string) (PlayerState, bool) {
+	s.hintMu.Lock()
+	defer s.hintMu.Unlock()
+	st, ok := s.hints[name]
+	return st, ok
+}
+
+func (s *Service) remember(st PlayerState) {
+	s.hintMu.Lock()
+	defer s.hintMu.Unlock()
+	if old, ok := s.hints[st.Username]; ok && old.Version >= st.Version {
+		return
+	}
+	if len(s.hints) >= maxHints {
+		clear(s.hints)
+	}
+	s.hints[st.Username] = st
 }
 
 // localStripes is how many in-process locks players are spread over.
@@ -86,7 +115,7 @@ func NewService(store Store, cfg ServiceConfig) *Service {
 	if cfg.Recorder == nil {
 		cfg.Recorder = noRecorder{}
 	}
-	return &Service{store: store, sys: cfg.System, now: cfg.Now, rec: cfg.Recorder}
+	return &Service{store: store, sys: cfg.System, now: cfg.Now, rec: cfg.Recorder, hints: map[string]PlayerState{}}
 }
 
 type noRecorder struct{}
@@ -226,6 +255,7 @@ func (s *Service) run(ctx context.Context, op Operation, depth int) (Operation, 
 		if err := s.store.Commit(ctx, st.After); err != nil {
 			return op, err
 		}
+		s.remember(st.After)
 	}
 	if err := s.store.FinishOp(ctx, op.ID, ""); err != nil {
 		return op, err
@@ -286,7 +316,11 @@ func (s *Service) hold(ctx context.Context, op Operation, depth int) (Operation,
 func (s *Service) skip(ctx context.Context, st PlayerState, opID string) error {
 	st.Version++
 	st.Op = opID
-	return s.store.Commit(ctx, st)
+	if err := s.store.Commit(ctx, st); err != nil {
+		return err
+	}
+	s.remember(st)
+	return nil
 }
 
 // holdOne holds the player's latest state for opID, first running to
@@ -301,7 +335,11 @@ func (s *Service) holdOne(ctx context.Context, name, opID string, depth int) (Pl
 		if attempt == 0 {
 			read = s.store.Latest
 		}
-		st, err := read(ctx, name)
+		st, ok := s.hint(name)
+		var err error
+		if !ok || attempt > 0 {
+			st, err = read(ctx, name)
+		}
 		if errors.Is(err, ErrNotFound) {
 			// A new player: version 0 is the start (idempotent: every
 			// writer writes the same).
