@@ -329,3 +329,20 @@ func TestStaleLatestIsCorrected(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkServiceApply: one game to two of 100 players, end to end on
+// the test store (embedded FerretDB unless RANK_TEST_MONGO_URI is set).
+func BenchmarkServiceApply(b *testing.B) {
+	s, err := ratingdb.New(bg, testsvc.Mongo(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	svc := rating.NewService(s, rating.ServiceConfig{})
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		g := game(fmt.Sprintf("b%d", i), fmt.Sprintf("p%d", i%100), fmt.Sprintf("p%d", (i+1)%100), rating.SideBlack)
+		if _, err := svc.Apply(bg, g); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
