@@ -20,7 +20,7 @@ var domains = []string{"games", "ranks", "rating", "matchmaking", "players"}
 // drivers maps an import prefix to the only places allowed to import it.
 var drivers = map[string][]string{
 	"github.com/gin-gonic/":         {"api", "cmd/"},
-	"go.mongodb.org/mongo-driver":   {"*db", "cmd/", "internal/testsvc", "internal/mongoerr"},
+	"go.mongodb.org/mongo-driver":   {"*db", "cmd/", "internal/testsvc", "internal/mongox"},
 	"github.com/redis/go-redis":     {"*redis", "*redisqueue", "*db", "jobs", "cmd/", "internal/testsvc"},
 	"github.com/robfig/cron":        {"jobs", "cmd/"},
 	"github.com/FerretDB/":          {"internal/embedded"},
@@ -28,7 +28,7 @@ var drivers = map[string][]string{
 	"github.com/prometheus/":        {"internal/metrics", "cmd/"},
 	module + "/internal/embedded":   {"cmd/", "internal/testsvc"},
 	module + "/internal/testsvc":    {}, // test files only
-	module + "/internal/mongoerr":   {"*db"},
+	module + "/internal/mongox":     {"*db"},
 	module + "/internal/gamerate":   {"cmd/"},
 }
 

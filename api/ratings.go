@@ -115,19 +115,30 @@ func (s *Server) getHistory(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	page, err := pageOf(entries, limit, toHistoryJSON, func(e rating.LedgerEntry) any { return historyCursor{Before: e.Seq} })
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, page)
+}
+
+// pageOf turns up to limit+1 rows read into a page of at most limit
+// items, with the cursor of its last row when there are more.
+func pageOf[R, T any](rows []R, limit int, item func(R) T, cursor func(R) any) (List[T], error) {
 	next := ""
-	if len(entries) > limit {
-		entries = entries[:limit]
-		if next, err = EncodeCursor(historyCursor{Before: entries[limit-1].Seq}); err != nil {
-			s.fail(c, err)
-			return
+	if len(rows) > limit {
+		rows = rows[:limit]
+		var err error
+		if next, err = EncodeCursor(cursor(rows[limit-1])); err != nil {
+			return List[T]{}, err
 		}
 	}
-	items := make([]historyJSON, len(entries))
-	for i, e := range entries {
-		items[i] = toHistoryJSON(e)
+	items := make([]T, len(rows))
+	for i, r := range rows {
+		items[i] = item(r)
 	}
-	c.JSON(http.StatusOK, NewList(items, next))
+	return NewList(items, next), nil
 }
 
 // rankScores gives the scores of a ladder rank: nil bounds where the
@@ -180,18 +191,10 @@ func (s *Server) getLeaderboard(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	next := ""
-	if len(rows) > limit {
-		rows = rows[:limit]
-		last := rows[limit-1]
-		if next, err = EncodeCursor(rating.LeaderCursor{Score: last.Score, Username: last.Username}); err != nil {
-			s.fail(c, err)
-			return
-		}
+	page, err := pageOf(rows, limit, toPlayerJSON, func(p rating.PlayerState) any { return rating.LeaderCursor{Score: p.Score, Username: p.Username} })
+	if err != nil {
+		s.fail(c, err)
+		return
 	}
-	items := make([]playerJSON, len(rows))
-	for i, p := range rows {
-		items[i] = toPlayerJSON(p)
-	}
-	c.JSON(http.StatusOK, NewList(items, next))
+	c.JSON(http.StatusOK, page)
 }

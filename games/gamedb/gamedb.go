@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -13,7 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/weiqi-platform/rank/games"
-	"github.com/weiqi-platform/rank/internal/mongoerr"
+	"github.com/weiqi-platform/rank/internal/mongox"
 )
 
 // Collection names.
@@ -137,20 +136,10 @@ func (d gameDoc) game() (games.StoredGame, error) {
 	return g, nil
 }
 
-// unratedDoc marks a finished game not yet rated.
-type unratedDoc struct {
-	ID string    `bson:"_id"`
-	At time.Time `bson:"at"`
-}
-
 // markUnrated marks the game before it becomes finished, so that no
 // finished game is ever without its mark until it is rated.
 func (s *Store) markUnrated(ctx context.Context, g games.StoredGame) error {
-	_, err := s.unrated.InsertOne(ctx, unratedDoc{ID: g.ID, At: g.FinishedAt.UTC()})
-	if err != nil && !mongo.IsDuplicateKeyError(err) {
-		return wrap("mark game unrated", err)
-	}
-	return nil
+	return wrap("mark game unrated", mongox.Mark(ctx, s.unrated, g.ID, g.FinishedAt))
 }
 
 // Create implements games.Store.
@@ -274,20 +263,10 @@ func (s *Store) MarkRated(ctx context.Context, id string) error {
 // Finished implements games.Store: the marked games, oldest first; the
 // marks of games rated meanwhile are dropped.
 func (s *Store) Finished(ctx context.Context, limit int) ([]games.StoredGame, error) {
-	cur, err := s.unrated.Find(ctx, bson.D{})
+	marks, err := mongox.Markers(ctx, s.unrated)
 	if err != nil {
 		return nil, wrap("list unrated games", err)
 	}
-	var marks []unratedDoc
-	if err := cur.All(ctx, &marks); err != nil {
-		return nil, wrap("list unrated games", err)
-	}
-	sort.Slice(marks, func(i, j int) bool {
-		if !marks[i].At.Equal(marks[j].At) {
-			return marks[i].At.Before(marks[j].At)
-		}
-		return marks[i].ID < marks[j].ID
-	})
 	out := make([]games.StoredGame, 0, limit)
 	for _, m := range marks {
 		if len(out) == limit {
@@ -343,5 +322,5 @@ func (s *Store) ExpirePending(ctx context.Context, now time.Time) (int, error) {
 // wrap keeps the driver error for logs and marks connection trouble as
 // games.ErrUnavailable, which api shows as 503 without the driver text.
 func wrap(op string, err error) error {
-	return mongoerr.Wrap("gamedb", op, games.ErrUnavailable, err)
+	return mongox.Wrap("gamedb", op, games.ErrUnavailable, err)
 }

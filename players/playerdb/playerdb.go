@@ -10,7 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/weiqi-platform/rank/internal/mongoerr"
+	"github.com/weiqi-platform/rank/internal/mongox"
 	"github.com/weiqi-platform/rank/players"
 )
 
@@ -161,5 +161,5 @@ func (s *Store) RevokeToken(ctx context.Context, hash string, at time.Time) erro
 // wrap keeps the driver error for logs and marks network trouble as
 // players.ErrUnavailable, which api shows as 503 without the driver text.
 func wrap(op string, err error) error {
-	return mongoerr.Wrap("playerdb", op, players.ErrUnavailable, err)
+	return mongox.Wrap("playerdb", op, players.ErrUnavailable, err)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"time"
 
@@ -13,7 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/weiqi-platform/rank/internal/mongoerr"
+	"github.com/weiqi-platform/rank/internal/mongox"
 	"github.com/weiqi-platform/rank/rating"
 )
 
@@ -211,7 +210,7 @@ func (s *Store) CreateOp(ctx context.Context, op rating.Operation) (rating.Opera
 	}
 	// The marker first: an operation is never stored without one until
 	// it is done. A marker without its operation is dropped by Unfinished.
-	if _, err := s.open.InsertOne(ctx, openDoc{ID: op.ID, At: op.At.UTC()}); err != nil && !mongo.IsDuplicateKeyError(err) {
+	if err := mongox.Mark(ctx, s.open, op.ID, op.At); err != nil {
 		return rating.Operation{}, wrap("mark operation open", err)
 	}
 	_, err = s.ops.InsertOne(ctx, d)
@@ -222,12 +221,6 @@ func (s *Store) CreateOp(ctx context.Context, op rating.Operation) (rating.Opera
 		return s.Op(ctx, op.ID)
 	}
 	return rating.Operation{}, wrap("create operation", err)
-}
-
-// openDoc marks an operation not yet done.
-type openDoc struct {
-	ID string    `bson:"_id"`
-	At time.Time `bson:"at"`
 }
 
 // planDoc is a stored plan, as its JSON.
@@ -314,23 +307,12 @@ func (s *Store) FinishOp(ctx context.Context, id, errText string) error {
 	return wrap("unmark operation", err)
 }
 
-// Unfinished implements rating.Store: the markers, oldest first (sorted
-// here: the collection holds only operations in flight).
+// Unfinished implements rating.Store: the markers, oldest first.
 func (s *Store) Unfinished(ctx context.Context, limit int) ([]rating.Operation, error) {
-	cur, err := s.open.Find(ctx, bson.D{})
+	marks, err := mongox.Markers(ctx, s.open)
 	if err != nil {
 		return nil, wrap("list operations", err)
 	}
-	var marks []openDoc
-	if err := cur.All(ctx, &marks); err != nil {
-		return nil, wrap("list operations", err)
-	}
-	sort.Slice(marks, func(i, j int) bool {
-		if !marks[i].At.Equal(marks[j].At) {
-			return marks[i].At.Before(marks[j].At)
-		}
-		return marks[i].ID < marks[j].ID
-	})
 	out := make([]rating.Operation, 0, limit)
 	for _, m := range marks {
 		if len(out) == limit {
@@ -561,5 +543,5 @@ func (s *Store) Leaderboard(ctx context.Context, q rating.LeaderQuery) ([]rating
 // wrap keeps the driver error for logs and marks connection trouble as
 // rating.ErrUnavailable, which api shows as 503 without the driver text.
 func wrap(op string, err error) error {
-	return mongoerr.Wrap("ratingdb", op, rating.ErrUnavailable, err)
+	return mongox.Wrap("ratingdb", op, rating.ErrUnavailable, err)
 }

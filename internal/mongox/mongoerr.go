@@ -1,4 +1,4 @@
-package mongoerr
+package mongox
 
 import (
 	"context"
