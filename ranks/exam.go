@@ -126,7 +126,8 @@ type ExamChecks struct {
 func (d ExamDraft) Build(c ExamChecks, id, by string, now time.Time) (ExamSchedule, error) {
 	var bad []FieldError
 	fail := func(field, reason string) { bad = append(bad, FieldError{field, reason}) }
-	s := ExamSchedule{ID: id, CreatedBy: by, CreatedAt: now.UTC(), OpenedThrough: now.UTC()}
+	now = now.UTC().Truncate(time.Millisecond) // what a store keeps
+	s := ExamSchedule{ID: id, CreatedBy: by, CreatedAt: now, OpenedThrough: now}
 
 	switch r, err := Parse(d.TargetRank); {
 	case strings.TrimSpace(d.TargetRank) == "":

@@ -61,7 +61,6 @@ type pairer struct {
 	games int
 	need  []int // games still wanted (candidates) or capacity left (examiners)
 	adj   []map[int]bool
-	edges [][2]int
 	gapOK bool // while true, candidate pairs keep within ExamPairGap
 }
 
