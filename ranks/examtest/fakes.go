@@ -70,6 +70,13 @@ func (g *Games) Report(id string, o ranks.GameOutcome) {
 	g.outcomes[id] = o
 }
 
+// Calls returns how often CreatePending was called for id.
+func (g *Games) Calls(id string) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.calls[id]
+}
+
 // Created returns the created games by id order.
 func (g *Games) Created() []ranks.ExamGame {
 	g.mu.Lock()
