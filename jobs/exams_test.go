@@ -134,4 +134,3 @@ func TestExamJobOnTwoSchedulers(t *testing.T) {
 		t.Errorf("%d passed, %d certified: %+v", passed, len(cert.Applied()), cert.Applied())
 	}
 }
-
