@@ -210,9 +210,9 @@ func TestFullExamFromScheduleToCertifiedRank(t *testing.T) {
 	}
 }
 
-// setUpOpen makes a session with candidates ann, bob, cat, dan (all
-// eligible), opened at the firing.
-func setUpOpen(t *testing.T, approval bool) (*rig, ranks.ExamSession) {
+// registerFour makes a schedule and registers ann, bob, cat and dan (all
+// eligible) for its first session.
+func registerFour(t *testing.T, approval bool) (*rig, ranks.ExamSchedule) {
 	r := newRig(t)
 	for p, score := range map[string]int{"ann": 90, "bob": 80, "cat": 70, "dan": 60} {
 		r.players.Set(p, score)
@@ -222,6 +222,13 @@ func setUpOpen(t *testing.T, approval bool) (*rig, ranks.ExamSession) {
 	for _, p := range []string{"ann", "bob", "cat", "dan"} {
 		r.register(t, ranks.RegisterRequest{ScheduleID: s.ID, Player: p})
 	}
+	return r, s
+}
+
+// setUpOpen makes a session with candidates ann, bob, cat, dan (all
+// eligible), opened at the firing.
+func setUpOpen(t *testing.T, approval bool) (*rig, ranks.ExamSession) {
+	r, s := registerFour(t, approval)
 	if err := r.svc.Tick(ctx, firing); err != nil {
 		t.Fatal(err)
 	}
@@ -444,15 +451,7 @@ func TestMissedAndCaughtUpSessions(t *testing.T) {
 // Opening resumes after a crash while creating games, with the pairing
 // it stored even if the ladder moved in between.
 func TestOpeningResumesWithTheStoredPairing(t *testing.T) {
-	r := newRig(t)
-	for p, score := range map[string]int{"ann": 90, "bob": 80, "cat": 70, "dan": 60} {
-		r.players.Set(p, score)
-	}
-	s := r.schedule(t, false)
-	r.clock.Set(firing.Add(-time.Hour))
-	for _, p := range []string{"ann", "bob", "cat", "dan"} {
-		r.register(t, ranks.RegisterRequest{ScheduleID: s.ID, Player: p})
-	}
+	r, s := registerFour(t, false)
 	r.games.FailCreate = ranks.ExamSessionID(s.ID, firing) + "#2"
 	if err := r.svc.Tick(ctx, firing); err == nil {
 		t.Fatal("no error from a failing game create")
