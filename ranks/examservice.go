@@ -127,6 +127,14 @@ func (s *ExamService) Register(ctx context.Context, req RegisterRequest) (Regist
 		return Registration{}, false, refuse(RefuseNotOpen, "registration for the session at %s opens at %s",
 			at.UTC().Format(time.RFC3339), opens.UTC().Format(time.RFC3339))
 	}
+	// A session already being paired takes no one else: a registration
+	// after its pairing would get no games and no grade.
+	switch sess, err := s.Store.Session(ctx, ExamSessionID(sch.ID, at)); {
+	case err == nil && (sess.Paired || sess.State != SessionPairing):
+		return Registration{}, false, refuse(RefuseNotOpen, "the session at %s is already paired", at.UTC().Format(time.RFC3339))
+	case err != nil && !errors.Is(err, ErrNotFound):
+		return Registration{}, false, err
+	}
 	role := req.Role
 	if role == "" {
 		role = RoleCandidate
@@ -287,6 +295,8 @@ func (s *ExamService) pair(ctx context.Context, sess ExamSession, sch ExamSchedu
 		if err != nil {
 			return ExamSession{}, err
 		}
+		// Decided: a volunteer examiner plays at most as many games as a
+		// candidate does.
 		e := Entrant{Player: r.Player, Score: score, Capacity: sch.Games}
 		if r.Role == RoleExaminer {
 			exams = append(exams, e)

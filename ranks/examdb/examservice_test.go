@@ -460,6 +460,11 @@ func TestOpeningResumesWithTheStoredPairing(t *testing.T) {
 	if mid.State != ranks.SessionPairing || !mid.Paired {
 		t.Fatalf("after the crash: %+v", mid)
 	}
+	r.players.Set("eve", 85)
+	var refusal *ranks.RefusalError
+	if _, _, err := r.svc.Register(ctx, ranks.RegisterRequest{ScheduleID: s.ID, Player: "eve"}); !errors.As(err, &refusal) || refusal.Code != ranks.RefuseNotOpen {
+		t.Fatalf("registering for a paired session: %v", err)
+	}
 	r.players.Set("dan", 99) // would pair differently now
 	if err := r.svc.Tick(ctx, firing.Add(time.Minute)); err != nil {
 		t.Fatal(err)
