@@ -79,7 +79,7 @@ func TestPairCases(t *testing.T) {
 		{"alone", []Candidate{cand("a", 0, 0)}, nil, nil},
 		{"close newcomers", []Candidate{cand("a", 0, 0), cand("b", 50, 0)}, nil, []string{"a-b"}},
 		{"too far for newcomers", []Candidate{cand("a", 0, 0), cand("b", 51, 0)}, nil, nil},
-		{"widened after 20s", []Candidate{cand("a", 0, 20 * time.Second), cand("b", 100, 20 * time.Second)}, nil, []string{"a-b"}},
+		{"widened after 20s", []Candidate{cand("a", 0, 20*time.Second), cand("b", 100, 20*time.Second)}, nil, []string{"a-b"}},
 		{"both must accept", []Candidate{cand("a", 0, time.Hour), cand("b", 100, 0)}, nil, nil},
 		{"never beyond the cap", []Candidate{cand("a", 0, time.Hour), cand("b", 301, time.Hour)}, nil, nil},
 		{"at the cap", []Candidate{cand("a", 0, time.Hour), cand("b", 300, time.Hour)}, nil, []string{"a-b"}},

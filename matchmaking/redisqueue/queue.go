@@ -32,8 +32,8 @@ func New(c redis.UniversalClient) *Queue { return &Queue{c: c} }
 // Key layout. {pool} and {player} are hash tags: all keys of one pool share
 // a slot, and so do the keys of one player.
 func poolKey(pool, what string) string { return "mm:{" + pool + "}:" + what }
-func ticketKey(pool, id string) string  { return poolKey(pool, "t:"+id) }
-func pairKey(pool, id string) string    { return poolKey(pool, "pair:"+id) }
+func ticketKey(pool, id string) string { return poolKey(pool, "t:"+id) }
+func pairKey(pool, id string) string   { return poolKey(pool, "pair:"+id) }
 
 const poolsKey = "mm:pools"
 

@@ -125,7 +125,7 @@ redis.call('ZREM', KEYS[4], ARGV[1])
 return 1
 `)
 
-// swapScript sets a player's pointer if it holds the expected value ('' for
+// swapScript sets a player's pointer if it holds the expected value (” for
 // none). KEYS: pointer. ARGV: old, new.
 var swapScript = redis.NewScript(`
 local cur = redis.call('GET', KEYS[1]) or ''

@@ -533,7 +533,10 @@ func testWindowWidensWithWaiting(t *testing.T, e *env) {
 }
 
 func testCooldown(t *testing.T, e *env) {
-	s := e.service("r1", func(c *matchmaking.Config) { c.Policy = matchmaking.DefaultPolicy(); c.Policy.Cooldown = 20 * time.Minute })
+	s := e.service("r1", func(c *matchmaking.Config) {
+		c.Policy = matchmaking.DefaultPolicy()
+		c.Policy.Cooldown = 20 * time.Minute
+	})
 	e.enqueue(s, "alice", 0)
 	e.enqueue(s, "bob", 0)
 	if rep := e.pass(s); rep.Paired != 1 {
