@@ -15,9 +15,10 @@ import (
 type Queue interface {
 	// Pointer returns the ref a player's pointer holds, or ok=false.
 	Pointer(ctx context.Context, player string) (ref Ref, ok bool, err error)
-	// SwapPointer sets the player's pointer to ref if it still holds old
-	// (old zero: if it holds nothing). It reports whether it did.
-	SwapPointer(ctx context.Context, player string, old, ref Ref) (bool, error)
+	// SwapPointer sets the player's pointer to ref if it holds old (old
+	// zero: if it holds nothing). It reports whether it did and, if not,
+	// what the pointer holds (zero: nothing).
+	SwapPointer(ctx context.Context, player string, old, ref Ref) (cur Ref, swapped bool, err error)
 	// KeepPointer gives the pointer a lifetime of ttl (0: no expiry) if it
 	// still holds ref.
 	KeepPointer(ctx context.Context, player string, ref Ref, ttl time.Duration) error
@@ -56,7 +57,8 @@ type Queue interface {
 	// claimed at or before since.
 	Open(ctx context.Context, pool string, since time.Time, limit int) ([]Pairing, error)
 	// Complete records the game of claimed pairings and closes them; it is
-	// idempotent. Their tickets are kept for keep.
+	// idempotent. Their tickets, and the players' pointers to them, are
+	// kept for keep.
 	Complete(ctx context.Context, pool string, done []Pairing, keep time.Duration) error
 
 	// Pools lists the pools that have ever had a ticket.
@@ -108,10 +110,16 @@ func PairID(a, b string) string {
 // History keeps who met whom, for the cooldown. The Redis adapter keeps the
 // pairings it made; a games-backed one may add games from elsewhere.
 type History interface {
-	// Met records that a and b were paired at t.
-	Met(ctx context.Context, a, b string, at time.Time, keep time.Duration) error
+	// Met records meetings, each kept for keep.
+	Met(ctx context.Context, ms []Meeting, keep time.Duration) error
 	// Recent returns, for each of players, whom they met at or after since.
 	Recent(ctx context.Context, players []string, since time.Time) (Recent, error)
+}
+
+// Meeting is two players paired at a time.
+type Meeting struct {
+	A, B string
+	At   time.Time
 }
 
 // PendingGame is the game a pairing creates: an even game (no handicap,

@@ -146,33 +146,29 @@ func (s *Service) Enqueue(ctx context.Context, req Request) (Ticket, error) {
 	ref := t.Ref()
 	// The pointer is claimed first, then the ticket added: a crash in
 	// between leaves a pointer to nothing, which the next attempt retires.
+	var old Ref
 	for range 4 {
-		old, ok, err := s.q.Pointer(ctx, req.Player)
+		cur, swapped, err := s.q.SwapPointer(ctx, req.Player, old, ref)
 		if err != nil {
 			return Ticket{}, err
 		}
-		if ok {
+		if !swapped {
+			if old = cur; cur == (Ref{}) {
+				continue // it vanished meanwhile
+			}
 			// Retire the old ticket if it is stale, or tombstone it if it
 			// was never added, so that it can never turn live later.
-			ot, err := s.q.End(ctx, old, false, now, s.cutoffs(now), s.cfg.Keep)
+			ot, err := s.q.End(ctx, cur, false, now, s.cutoffs(now), s.cfg.Keep)
 			if err != nil {
 				return Ticket{}, err
 			}
 			switch {
 			case ot.State == Waiting:
-				return Ticket{}, fmt.Errorf("%w (ticket %s)", ErrHasTicket, old.ID)
+				return Ticket{}, fmt.Errorf("%w (ticket %s)", ErrHasTicket, cur.ID)
 			case ot.State == Matched && (ot.Match == nil || ot.Match.GameID == ""):
-				return Ticket{}, fmt.Errorf("%w (pairing %s is being made a game)", ErrInGame, old.ID)
+				return Ticket{}, fmt.Errorf("%w (pairing %s is being made a game)", ErrInGame, cur.ID)
 			}
-		} else {
-			old = Ref{}
-		}
-		swapped, err := s.q.SwapPointer(ctx, req.Player, old, ref)
-		if err != nil {
-			return Ticket{}, err
-		}
-		if !swapped {
-			continue // another request moved it; look again
+			continue // ended: replace it
 		}
 		stored, err := s.q.Add(ctx, t, s.cfg.MaxAge+s.cfg.Keep)
 		if err != nil {
@@ -414,7 +410,8 @@ func (s *Service) complete(ctx context.Context, pool string, ps []Pairing) error
 	}
 	done := make([]Pairing, 0, len(ps))
 	var errs []error
-	for _, p := range ps {
+	for i := range ps {
+		p := ps[i]
 		if p.GameID == "" {
 			id, err := s.games.CreatePending(ctx, PendingGame{
 				ID: p.ID, Black: p.Black.Player, White: p.White.Player,
@@ -428,18 +425,21 @@ func (s *Service) complete(ctx context.Context, pool string, ps []Pairing) error
 			}
 			p.GameID = id
 		}
-		if err := s.history.Met(ctx, p.Black.Player, p.White.Player, p.ClaimedAt, s.cfg.Policy.Cooldown); err != nil {
-			errs = append(errs, err)
-			continue
-		}
 		done = append(done, p)
 	}
-	if err := s.q.Complete(ctx, pool, done, s.cfg.Keep); err != nil {
-		return err
+	if len(done) > 0 && s.cfg.Policy.Cooldown > 0 {
+		ms := make([]Meeting, len(done))
+		for i, p := range done {
+			ms[i] = Meeting{A: p.Black.Player, B: p.White.Player, At: p.ClaimedAt}
+		}
+		// Before closing: a pairing closed without its meeting recorded
+		// would escape the cooldown.
+		if err := s.history.Met(ctx, ms, s.cfg.Policy.Cooldown); err != nil {
+			return errors.Join(append(errs, err)...)
+		}
 	}
-	for _, p := range done {
-		_ = s.q.KeepPointer(ctx, p.Black.Player, Ref{Pool: pool, ID: p.Black.Ticket}, s.cfg.Keep)
-		_ = s.q.KeepPointer(ctx, p.White.Player, Ref{Pool: pool, ID: p.White.Ticket}, s.cfg.Keep)
+	if err := s.q.Complete(ctx, pool, done, s.cfg.Keep); err != nil {
+		return errors.Join(append(errs, err)...)
 	}
 	return errors.Join(errs...)
 }

@@ -123,12 +123,17 @@ func (q *Queue) Pointer(ctx context.Context, player string) (matchmaking.Ref, bo
 }
 
 // SwapPointer implements matchmaking.Queue.
-func (q *Queue) SwapPointer(ctx context.Context, player string, old, ref matchmaking.Ref) (bool, error) {
-	n, err := q.run(ctx, swapScript, []string{pointerKey(player)}, encodeRef(old), encodeRef(ref)).Int()
+func (q *Queue) SwapPointer(ctx context.Context, player string, old, ref matchmaking.Ref) (matchmaking.Ref, bool, error) {
+	v, err := q.run(ctx, swapScript, []string{pointerKey(player)}, encodeRef(old), encodeRef(ref)).Slice()
 	if err != nil {
-		return false, fmt.Errorf("redisqueue: swap pointer of %s: %w", player, err)
+		return matchmaking.Ref{}, false, fmt.Errorf("redisqueue: swap pointer of %s: %w", player, err)
 	}
-	return n == 1, nil
+	if n, _ := v[0].(int64); n == 1 {
+		return matchmaking.Ref{}, true, nil
+	}
+	cur, _ := v[1].(string)
+	r, _ := decodeRef(cur)
+	return r, false, nil
 }
 
 // KeepPointer implements matchmaking.Queue.
@@ -221,15 +226,13 @@ func decode(ref matchmaking.Ref, h map[string]string) (matchmaking.Ticket, bool,
 // Add implements matchmaking.Queue.
 func (q *Queue) Add(ctx context.Context, t matchmaking.Ticket, keep time.Duration) (matchmaking.Ticket, error) {
 	ref := t.Ref()
-	// The pool is listed first (outside the pool's slot, idempotent), so the
-	// admin view never misses a pool that has tickets.
-	if err := q.c.SAdd(ctx, poolsKey, ref.Pool).Err(); err != nil {
-		return matchmaking.Ticket{}, fmt.Errorf("redisqueue: list pool: %w", err)
-	}
 	keys := append(indexKeys(ref.Pool), ticketKey(ref.Pool, ref.ID))
 	args := append([]any{t.ID, ms(t.CreatedAt), ttlMS(keep), entry(t)}, fields(t)...)
 	var get *redis.MapStringStringCmd
 	_, err := q.pipelined(ctx, func(p redis.Pipeliner) {
+		// The pool list is in a slot of its own: SADD is idempotent, and
+		// every enqueue repeats it, so a lost pool list heals itself.
+		p.SAdd(ctx, poolsKey, ref.Pool)
 		addScript.EvalSha(ctx, p, keys, args...)
 		get = p.HGetAll(ctx, keys[3])
 	})
@@ -447,6 +450,14 @@ func (q *Queue) Complete(ctx context.Context, pool string, done []matchmaking.Pa
 			keys := []string{ticketKey(pool, pr.Black.Ticket), ticketKey(pool, pr.White.Ticket), pairKey(pool, pr.ID), open}
 			completeScript.EvalSha(ctx, p, keys, pr.ID, pr.GameID, ttlMS(keep))
 		}
+		// The players' pointers, each in its player's slot, expire with
+		// the tickets; only if they still point at them.
+		for _, pr := range done {
+			for _, sd := range []matchmaking.Side{pr.Black, pr.White} {
+				ref := matchmaking.Ref{Pool: pool, ID: sd.Ticket}
+				keepScript.EvalSha(ctx, p, []string{pointerKey(sd.Player)}, encodeRef(ref), ttlMS(keep))
+			}
+		}
 	})
 	if err != nil {
 		return fmt.Errorf("redisqueue: complete pairings: %w", err)
@@ -510,16 +521,18 @@ func (q *Queue) Release(ctx context.Context, pool, holder string) error {
 
 // Met implements matchmaking.History: each player's key (in that player's
 // slot) holds whom they met and when; plain idempotent commands, no script.
-func (q *Queue) Met(ctx context.Context, a, b string, at time.Time, keep time.Duration) error {
-	if keep <= 0 {
+func (q *Queue) Met(ctx context.Context, meetings []matchmaking.Meeting, keep time.Duration) error {
+	if keep <= 0 || len(meetings) == 0 {
 		return nil
 	}
 	_, err := q.pipelined(ctx, func(p redis.Pipeliner) {
-		for _, x := range [][2]string{{a, b}, {b, a}} {
-			k := metKey(x[0])
-			p.ZAdd(ctx, k, redis.Z{Score: float64(ms(at)), Member: x[1]})
-			p.ZRemRangeByScore(ctx, k, "-inf", "("+strconv.FormatInt(ms(at.Add(-keep)), 10))
-			p.PExpire(ctx, k, keep)
+		for _, m := range meetings {
+			for _, x := range [][2]string{{m.A, m.B}, {m.B, m.A}} {
+				k := metKey(x[0])
+				p.ZAdd(ctx, k, redis.Z{Score: float64(ms(m.At)), Member: x[1]})
+				p.ZRemRangeByScore(ctx, k, "-inf", "("+strconv.FormatInt(ms(m.At.Add(-keep)), 10))
+				p.PExpire(ctx, k, keep)
+			}
 		}
 	})
 	if err != nil {

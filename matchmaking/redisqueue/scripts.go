@@ -125,13 +125,14 @@ redis.call('ZREM', KEYS[4], ARGV[1])
 return 1
 `)
 
-// swapScript sets a player's pointer if it holds the expected value (” for
-// none). KEYS: pointer. ARGV: old, new.
+// swapScript sets a player's pointer if it holds the expected value (an
+// empty string for none). KEYS: pointer. ARGV: old, new. Returns {1} if it
+// did, else {0, what it holds}.
 var swapScript = redis.NewScript(`
 local cur = redis.call('GET', KEYS[1]) or ''
-if cur ~= ARGV[1] then return 0 end
+if cur ~= ARGV[1] then return {0, cur} end
 redis.call('SET', KEYS[1], ARGV[2])
-return 1
+return {1}
 `)
 
 // keepScript sets the pointer's lifetime if it holds the given ref.

@@ -66,14 +66,14 @@ func testPointer(t *testing.T, e *env) {
 		if _, ok, err := e.q.Pointer(ctx, player); ok || err != nil {
 			t.Fatalf("%s: fresh pointer: ok=%v err=%v", player, ok, err)
 		}
-		if ok, err := e.q.SwapPointer(ctx, player, b, a); ok || err != nil {
-			t.Fatalf("%s: swap from a wrong old value: ok=%v err=%v", player, ok, err)
+		if cur, ok, err := e.q.SwapPointer(ctx, player, b, a); ok || err != nil || cur != (matchmaking.Ref{}) {
+			t.Fatalf("%s: swap from a wrong old value: cur=%v ok=%v err=%v", player, cur, ok, err)
 		}
-		if ok, err := e.q.SwapPointer(ctx, player, matchmaking.Ref{}, a); !ok || err != nil {
+		if _, ok, err := e.q.SwapPointer(ctx, player, matchmaking.Ref{}, a); !ok || err != nil {
 			t.Fatalf("%s: swap from none: ok=%v err=%v", player, ok, err)
 		}
-		if ok, _ := e.q.SwapPointer(ctx, player, matchmaking.Ref{}, b); ok {
-			t.Fatalf("%s: second swap from none succeeded", player)
+		if cur, ok, _ := e.q.SwapPointer(ctx, player, matchmaking.Ref{}, b); ok || cur != a {
+			t.Fatalf("%s: second swap from none: cur=%v ok=%v, want refused showing %v", player, cur, ok, a)
 		}
 		if got, ok, _ := e.q.Pointer(ctx, player); !ok || got != a {
 			t.Fatalf("%s: pointer = %v %v, want %v", player, got, ok, a)
@@ -310,10 +310,10 @@ func testLease(t *testing.T, e *env) {
 
 func testHistory(t *testing.T, e *env) {
 	now := e.clock.Now()
-	if err := e.q.Met(ctx, "alice", "bob", now.Add(-40*time.Minute), time.Hour); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.q.Met(ctx, "alice", "c{a}rol", now.Add(-10*time.Minute), time.Hour); err != nil {
+	if err := e.q.Met(ctx, []matchmaking.Meeting{
+		{A: "alice", B: "bob", At: now.Add(-40 * time.Minute)},
+		{A: "alice", B: "c{a}rol", At: now.Add(-10 * time.Minute)},
+	}, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	got, err := e.q.Recent(ctx, []string{"alice", "bob", "c{a}rol", "dan"}, now.Add(-30*time.Minute))
@@ -385,7 +385,7 @@ func testOneLiveTicketPerPlayer(t *testing.T, e *env) {
 	}
 	// A crash between claiming the pointer and adding the ticket leaves a
 	// pointer to nothing: the next enqueue retires it and goes ahead.
-	if ok, _ := e.q.SwapPointer(ctx, "bob", matchmaking.Ref{}, matchmaking.Ref{Pool: pool.Key(), ID: "ghost"}); !ok {
+	if _, ok, _ := e.q.SwapPointer(ctx, "bob", matchmaking.Ref{}, matchmaking.Ref{Pool: pool.Key(), ID: "ghost"}); !ok {
 		t.Fatal("could not plant a dangling pointer")
 	}
 	if got := e.enqueue(s, "bob", 0); got.State != matchmaking.Waiting {

@@ -1,0 +1,129 @@
+package redisqueue_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/weiqi-platform/rank/internal/testsvc"
+	"github.com/weiqi-platform/rank/matchmaking"
+	"github.com/weiqi-platform/rank/matchmaking/redisqueue"
+)
+
+var benchSeq atomic.Int64
+
+// BenchmarkEnqueueAndPair is the queue's throughput on the real
+// redis-server: b.N players enqueue from 16 goroutines while one replica
+// passes over the pool in a loop, until every ticket is in a game. Levels
+// are all within the first window (0..50), so every ticket has a partner at
+// once: this measures the queue, not the wait (see the policy benchmarks
+// and matchsim for that).
+func BenchmarkEnqueueAndPair(b *testing.B) {
+	c := testsvc.Redis(b)
+	q := redisqueue.New(c)
+	g := newGames()
+	s, err := matchmaking.New(q, g, q, matchmaking.Config{Holder: "bench", NewID: newIDs("b")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	run := benchSeq.Add(1)
+	want := int64(b.N &^ 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+
+	var paired atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for paired.Load() < want {
+			rep, err := s.Pass(ctx, pool.Key())
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			paired.Add(2 * int64(rep.Paired))
+			if rep.Waiting < 2 {
+				time.Sleep(time.Millisecond) // nothing to pair yet
+			}
+		}
+	}()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range 16 {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(run), uint64(w)))
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(b.N) {
+					return
+				}
+				req := request(fmt.Sprintf("bench%d-%d", run, i), int(i%51))
+				req.Level.Rating += r.Float64()
+				if _, err := s.Enqueue(ctx, req); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	<-done
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tickets/s")
+}
+
+// BenchmarkPassRedis is one full pass over a pool of waiting players in
+// the real redis-server: read the pool, run the policy, claim every pair,
+// make the games.
+func BenchmarkPassRedis(b *testing.B) {
+	for _, n := range []int{1_000, 10_000} {
+		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
+			c := testsvc.Redis(b)
+			q := redisqueue.New(c)
+			g := newGames()
+			clk := newClock()
+			s, err := matchmaking.New(q, g, q, matchmaking.Config{Holder: "bench", Now: clk.Now, NewID: newIDs("p")})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			r := rand.New(rand.NewPCG(1, 2))
+			b.ReportAllocs()
+			paired := 0
+			for i := 0; b.Loop(); i++ {
+				b.StopTimer()
+				g.finishAll()
+				clk.Advance(time.Hour) // past the cooldown of the last round
+				run := benchSeq.Add(1)
+				for j := range n {
+					req := request(fmt.Sprintf("pass%d-%d", run, j), int(r.NormFloat64()*400))
+					if _, err := s.Enqueue(ctx, req); err != nil {
+						b.Fatal(err)
+					}
+				}
+				clk.Advance(10 * time.Second)
+				b.StartTimer()
+				rep, err := s.Pass(ctx, pool.Key())
+				if err != nil {
+					b.Fatal(err)
+				}
+				paired = rep.Paired
+				b.StopTimer()
+				// Clear the leftovers for the next round.
+				w, _ := q.Waiting(ctx, pool.Key())
+				for _, t := range w {
+					if _, err := q.End(ctx, t.Ref(), true, clk.Now(), matchmaking.Cutoffs{}, time.Minute); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(2*paired)/float64(n), "paired/op")
+		})
+	}
+}
