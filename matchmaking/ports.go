@@ -35,9 +35,10 @@ type Queue interface {
 	// End ends a ticket atomically and returns its final state: a waiting
 	// ticket past the cutoffs (created or last seen at or before them)
 	// becomes Expired; a fresh waiting one becomes Cancelled if cancel is
-	// set, else stays Waiting; a missing one is written as a Cancelled
-	// tombstone (so that a late Add of it does nothing); other states are
-	// returned unchanged. Ended tickets are kept for keep.
+	// set, else stays Waiting; a missing one is written as a tombstone (so
+	// that a late Add of it does nothing): Cancelled if cancel is set, else
+	// Expired; other states are returned unchanged. Ended tickets are kept
+	// for keep.
 	End(ctx context.Context, ref Ref, cancel bool, now time.Time, cut Cutoffs, keep time.Duration) (Ticket, error)
 	// Stale lists the waiting tickets of a pool past the cutoffs, at most
 	// limit of them.

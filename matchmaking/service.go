@@ -50,6 +50,8 @@ const (
 	DefaultLeaseTTL         = 5 * time.Second
 	DefaultOpenGrace        = 5 * time.Second
 	DefaultClaimBatch       = 500
+	// maxEnqueueAttempts bounds an enqueue's tries against concurrent ones.
+	maxEnqueueAttempts = 8
 	// staleBatch bounds how many stale tickets one pass expires.
 	staleBatch = 1000
 )
@@ -147,43 +149,47 @@ func (s *Service) Enqueue(ctx context.Context, req Request) (Ticket, error) {
 	// The pointer is claimed first, then the ticket added: a crash in
 	// between leaves a pointer to nothing, which the next attempt retires.
 	var old Ref
-	for range 4 {
+	for attempt := 0; ; attempt++ {
 		cur, swapped, err := s.q.SwapPointer(ctx, req.Player, old, ref)
 		if err != nil {
 			return Ticket{}, err
 		}
-		if !swapped {
-			if old = cur; cur == (Ref{}) {
-				continue // it vanished meanwhile
-			}
-			// Retire the old ticket if it is stale, or tombstone it if it
-			// was never added, so that it can never turn live later.
-			ot, err := s.q.End(ctx, cur, false, now, s.cutoffs(now), s.cfg.Keep)
-			if err != nil {
-				return Ticket{}, err
-			}
-			switch {
-			case ot.State == Waiting:
-				return Ticket{}, fmt.Errorf("%w (ticket %s)", ErrHasTicket, cur.ID)
-			case ot.State == Matched && (ot.Match == nil || ot.Match.GameID == ""):
-				return Ticket{}, fmt.Errorf("%w (pairing %s is being made a game)", ErrInGame, cur.ID)
-			}
-			continue // ended: replace it
+		if swapped {
+			break
 		}
-		stored, err := s.q.Add(ctx, t, s.cfg.MaxAge+s.cfg.Keep)
+		// Give up only here, right after a failed swap: a request that
+		// retired a ticket always tries to take the pointer after, so the
+		// pointer never stays on a ticket retired before it was added.
+		if attempt == maxEnqueueAttempts {
+			return Ticket{}, fmt.Errorf("%w (concurrent requests)", ErrHasTicket)
+		}
+		if old = cur; cur == (Ref{}) {
+			continue // it vanished meanwhile
+		}
+		// Retire the old ticket if it is stale, or tombstone it if it was
+		// never added, so that it can never turn live later.
+		ot, err := s.q.End(ctx, cur, false, now, s.cutoffs(now), s.cfg.Keep)
 		if err != nil {
 			return Ticket{}, err
 		}
-		if stored.State != Waiting {
-			// Retired before it was added: by a cancel (the player's
-			// answer stands) or by another enqueue (which won).
-			if cur, ok, err := s.q.Pointer(ctx, req.Player); err == nil && ok && cur != ref {
-				return Ticket{}, ErrHasTicket
-			}
+		switch {
+		case ot.State == Waiting:
+			return Ticket{}, fmt.Errorf("%w (ticket %s)", ErrHasTicket, cur.ID)
+		case ot.State == Matched && (ot.Match == nil || ot.Match.GameID == ""):
+			return Ticket{}, fmt.Errorf("%w (pairing %s is being made a game)", ErrInGame, cur.ID)
 		}
-		return stored, nil
 	}
-	return Ticket{}, fmt.Errorf("%w (concurrent requests)", ErrHasTicket)
+	stored, err := s.q.Add(ctx, t, s.cfg.MaxAge+s.cfg.Keep)
+	if err != nil {
+		return Ticket{}, err
+	}
+	if stored.State == Expired {
+		// Retired before it was added, by another enqueue that is taking
+		// the pointer over: that one wins. (A cancel that came first leaves
+		// it Cancelled, and the cancel stands.)
+		return Ticket{}, fmt.Errorf("%w (concurrent requests)", ErrHasTicket)
+	}
+	return stored, nil
 }
 
 // Mine is the player's poll: their ticket, with the heartbeat recorded. A
@@ -204,7 +210,7 @@ func (s *Service) Mine(ctx context.Context, player string) (Ticket, error) {
 	}
 	switch {
 	case t.State == Expired:
-		s.keepPointer(ctx, t)
+		s.keepPointer(ctx, player, ref)
 	case t.State == Matched && t.Match != nil && t.Match.GameID == "" && now.Sub(t.Match.MatchedAt) >= s.cfg.OpenGrace:
 		p, err := s.q.Pairing(ctx, ref.Pool, t.Match.PairID)
 		if err != nil {
@@ -237,15 +243,15 @@ func (s *Service) Cancel(ctx context.Context, player string) (Ticket, error) {
 	if t.State == Matched {
 		return t, ErrMatched
 	}
-	s.keepPointer(ctx, t)
+	s.keepPointer(ctx, player, ref)
 	return t, nil
 }
 
 // keepPointer lets an ended ticket's pointer expire with the ticket. It is
 // best effort: a pointer left behind points at an ended ticket, which the
 // next Enqueue replaces.
-func (s *Service) keepPointer(ctx context.Context, t Ticket) {
-	_ = s.q.KeepPointer(ctx, t.Player, t.Ref(), s.cfg.Keep)
+func (s *Service) keepPointer(ctx context.Context, player string, ref Ref) {
+	_ = s.q.KeepPointer(ctx, player, ref, s.cfg.Keep)
 }
 
 // PassReport says what one pass over a pool did.
@@ -301,7 +307,7 @@ func (s *Service) Pass(ctx context.Context, pool string) (PassReport, error) {
 		}
 		if t.State == Expired {
 			rep.Expired++
-			s.keepPointer(ctx, t)
+			s.keepPointer(ctx, t.Player, ref)
 		}
 	}
 

@@ -40,10 +40,13 @@
 //     pointer to a ticket that does not exist. Before the pointer is ever
 //     moved off a ticket, that ticket is ended in its pool's slot: a fresh
 //     waiting one refuses (the player has a live ticket), a stale one
-//     expires, and a missing one becomes a cancelled tombstone, so a slow
-//     enqueue that adds it later finds the tombstone and adds nothing. A
-//     ticket turns waiting only by its add, and the add runs only after the
-//     pointer held it: so a player has at most one waiting ticket.
+//     expires, and a missing one becomes a tombstone, so a slow enqueue
+//     that adds it later finds the tombstone, adds nothing and answers that
+//     another request won. A ticket turns waiting only by its add, the add
+//     runs only after the pointer held it, and a request that retires a
+//     ticket always tries to take the pointer next: so a player has at
+//     most one waiting ticket, and the pointer never rests on a ticket
+//     retired before it was added.
 //   - The pool list is SADDed in the pipeline of every add: idempotent,
 //     and a lost list heals with the next ticket.
 //   - A claim (pool slot) marks both tickets matched and records the

@@ -370,28 +370,49 @@ func decodePairing(pool, id string, h map[string]string) (matchmaking.Pairing, e
 	}, nil
 }
 
+// scriptBatch is how many pairings one claim or complete script takes: big
+// enough to spare round trips and script calls, small enough that Redis is
+// not blocked for long (about a millisecond).
+const scriptBatch = 100
+
 // Claim implements matchmaking.Queue.
 func (q *Queue) Claim(ctx context.Context, pool string, ps []matchmaking.Pairing, now time.Time, cut matchmaking.Cutoffs) ([]bool, error) {
 	if len(ps) == 0 {
 		return nil, nil
 	}
 	idx := indexKeys(pool)
-	open := poolKey(pool, "open")
-	cmds := make([]*redis.Cmd, len(ps))
+	var cmds []*redis.Cmd
 	_, err := q.pipelined(ctx, func(p redis.Pipeliner) {
-		for i, pr := range ps {
-			doc, _ := json.Marshal(pairingDoc{Black: toSideDoc(pr.Black), White: toSideDoc(pr.White), Nigiri: pr.Nigiri, Claimed: ms(now)})
-			keys := append(idx[:3:3], ticketKey(pool, pr.Black.Ticket), ticketKey(pool, pr.White.Ticket), pairKey(pool, pr.ID), open)
-			cmds[i] = claimScript.EvalSha(ctx, p, keys, pr.Black.Ticket, pr.White.Ticket, pr.ID, ms(now), ms(cut.Created), ms(cut.Seen), pr.Black.Player, pr.White.Player, doc)
+		cmds = cmds[:0]
+		for start := 0; start < len(ps); start += scriptBatch {
+			batch := ps[start:min(start+scriptBatch, len(ps))]
+			keys := make([]string, 0, 4+3*len(batch))
+			keys = append(keys, idx[0], idx[1], idx[2], poolKey(pool, "open"))
+			args := make([]any, 0, 3+6*len(batch))
+			args = append(args, ms(now), ms(cut.Created), ms(cut.Seen))
+			for _, pr := range batch {
+				doc, _ := json.Marshal(pairingDoc{Black: toSideDoc(pr.Black), White: toSideDoc(pr.White), Nigiri: pr.Nigiri, Claimed: ms(now)})
+				keys = append(keys, ticketKey(pool, pr.Black.Ticket), ticketKey(pool, pr.White.Ticket), pairKey(pool, pr.ID))
+				args = append(args, pr.Black.Ticket, pr.White.Ticket, pr.ID, pr.Black.Player, pr.White.Player, doc)
+			}
+			cmds = append(cmds, claimScript.EvalSha(ctx, p, keys, args...))
 		}
 	})
 	if err != nil {
 		return nil, fmt.Errorf("redisqueue: claim: %w", err)
 	}
-	ok := make([]bool, len(ps))
-	for i, c := range cmds {
-		n, _ := c.Int()
-		ok[i] = n == 1
+	ok := make([]bool, 0, len(ps))
+	for _, c := range cmds {
+		res, err := c.Int64Slice()
+		if err != nil {
+			return nil, fmt.Errorf("redisqueue: claim: %w", err)
+		}
+		for _, r := range res {
+			ok = append(ok, r == 1)
+		}
+	}
+	if len(ok) != len(ps) {
+		return nil, fmt.Errorf("redisqueue: claim answered %d of %d pairings", len(ok), len(ps))
 	}
 	return ok, nil
 }
@@ -444,11 +465,18 @@ func (q *Queue) Complete(ctx context.Context, pool string, done []matchmaking.Pa
 	if len(done) == 0 {
 		return nil
 	}
-	open := poolKey(pool, "open")
 	_, err := q.pipelined(ctx, func(p redis.Pipeliner) {
-		for _, pr := range done {
-			keys := []string{ticketKey(pool, pr.Black.Ticket), ticketKey(pool, pr.White.Ticket), pairKey(pool, pr.ID), open}
-			completeScript.EvalSha(ctx, p, keys, pr.ID, pr.GameID, ttlMS(keep))
+		for start := 0; start < len(done); start += scriptBatch {
+			batch := done[start:min(start+scriptBatch, len(done))]
+			keys := make([]string, 0, 1+3*len(batch))
+			keys = append(keys, poolKey(pool, "open"))
+			args := make([]any, 0, 1+2*len(batch))
+			args = append(args, ttlMS(keep))
+			for _, pr := range batch {
+				keys = append(keys, ticketKey(pool, pr.Black.Ticket), ticketKey(pool, pr.White.Ticket), pairKey(pool, pr.ID))
+				args = append(args, pr.ID, pr.GameID)
+			}
+			completeScript.EvalSha(ctx, p, keys, args...)
 		}
 		// The players' pointers, each in its player's slot, expire with
 		// the tickets; only if they still point at them.

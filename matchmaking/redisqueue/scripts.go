@@ -46,17 +46,19 @@ return 1
 // ARGV: id, mode ('cancel' | 'retire' | 'poll'), now, cutCreated, cutSeen,
 // keep. A stale waiting ticket expires in every mode; a fresh one is
 // cancelled, left waiting, or has its heartbeat recorded. A missing ticket
-// is written as a cancelled tombstone (cancel, retire) or reported as
-// missing (poll). Returns the state after.
+// is reported as missing (poll) or written as a tombstone: cancelled
+// (cancel) or expired (retire). Returns the state after.
 var endScript = redis.NewScript(liveLua + `
 local id, mode, now = ARGV[1], ARGV[2], ARGV[3]
 local st = live(KEYS[4], id, tonumber(ARGV[4]), tonumber(ARGV[5]))
 if st == 'missing' then
   unindex(id)
   if mode == 'poll' then return 'missing' end
-  redis.call('HSET', KEYS[4], 'id', id, 'state', 'cancelled', 'ended', now)
+  st = 'expired'
+  if mode == 'cancel' then st = 'cancelled' end
+  redis.call('HSET', KEYS[4], 'id', id, 'state', st, 'ended', now)
   redis.call('PEXPIRE', KEYS[4], ARGV[6])
-  return 'cancelled'
+  return st
 end
 if st == 'waiting' then
   if mode == 'retire' then return st end
@@ -76,52 +78,69 @@ unindex(id)
 return st
 `)
 
-// claimScript takes one pairing: both tickets waiting and fresh, then both
-// matched and out of the pool together, and the pairing recorded as open.
-// KEYS: q, hb, w, black ticket, white ticket, pairing, open.
-// ARGV: black id, white id, pair id, now, cutCreated, cutSeen, black player,
-// white player, pairing document.
-// Returns 1 if this call claimed it, 2 if it was claimed already (by a
-// replica planning the same pair; the stored pairing stands), else 0.
+// claimScript takes a batch of pairings, each on its own: both tickets
+// waiting and fresh, then both matched and out of the pool together, and
+// the pairing recorded as open. Redis runs the whole script atomically, so
+// a cancel or another replica's claim comes wholly before or after it.
+// KEYS: q, hb, w, open, then per pairing: black ticket, white ticket,
+// pairing. ARGV: now, cutCreated, cutSeen, then per pairing: black id,
+// white id, pair id, black player, white player, pairing document.
+// Returns per pairing 1 if this call claimed it, 2 if it was claimed
+// already (by a replica that planned the same pair; the stored pairing
+// stands), else 0.
 var claimScript = redis.NewScript(liveLua + `
-local bid, wid, pid, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-if redis.call('HGET', KEYS[4], 'pair') == pid and redis.call('HGET', KEYS[5], 'pair') == pid then
-  return 2
+local now, cutCreated, cutSeen = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local out = {}
+for i = 0, (#KEYS - 4) / 3 - 1 do
+  local bkey, wkey, pkey = KEYS[5 + 3*i], KEYS[6 + 3*i], KEYS[7 + 3*i]
+  local bid, wid, pid = ARGV[4 + 6*i], ARGV[5 + 6*i], ARGV[6 + 6*i]
+  local res = 0
+  if redis.call('HGET', bkey, 'pair') == pid and redis.call('HGET', wkey, 'pair') == pid then
+    res = 2
+  else
+    local b = live(bkey, bid, cutCreated, cutSeen)
+    local w = live(wkey, wid, cutCreated, cutSeen)
+    if b == 'waiting' and w == 'waiting' then
+      redis.call('HSET', bkey, 'state', 'matched', 'ended', now, 'pair', pid, 'opp', ARGV[8 + 6*i], 'colour', 'black', 'matched', now)
+      redis.call('HSET', wkey, 'state', 'matched', 'ended', now, 'pair', pid, 'opp', ARGV[7 + 6*i], 'colour', 'white', 'matched', now)
+      -- Kept until the game is made: an open pairing must not vanish.
+      redis.call('PERSIST', bkey)
+      redis.call('PERSIST', wkey)
+      unindex(bid)
+      unindex(wid)
+      redis.call('HSET', pkey, 'data', ARGV[9 + 6*i])
+      redis.call('ZADD', KEYS[4], now, pid)
+      res = 1
+    else
+      -- A ticket that ended or vanished should not be in the pool's indexes.
+      if b ~= 'waiting' and b ~= 'stale' then unindex(bid) end
+      if w ~= 'waiting' and w ~= 'stale' then unindex(wid) end
+    end
+  end
+  out[#out + 1] = res
 end
-local b = live(KEYS[4], bid, tonumber(ARGV[5]), tonumber(ARGV[6]))
-local w = live(KEYS[5], wid, tonumber(ARGV[5]), tonumber(ARGV[6]))
-if b ~= 'waiting' or w ~= 'waiting' then
-  -- A ticket that ended or vanished should not be in the pool's indexes.
-  if b ~= 'waiting' and b ~= 'stale' then unindex(bid) end
-  if w ~= 'waiting' and w ~= 'stale' then unindex(wid) end
-  return 0
-end
-redis.call('HSET', KEYS[4], 'state', 'matched', 'ended', now, 'pair', pid, 'opp', ARGV[8], 'colour', 'black', 'matched', now)
-redis.call('HSET', KEYS[5], 'state', 'matched', 'ended', now, 'pair', pid, 'opp', ARGV[7], 'colour', 'white', 'matched', now)
--- Kept until the game is made: an open pairing must not vanish.
-redis.call('PERSIST', KEYS[4])
-redis.call('PERSIST', KEYS[5])
-unindex(bid)
-unindex(wid)
-redis.call('HSET', KEYS[6], 'data', ARGV[9])
-redis.call('ZADD', KEYS[7], now, pid)
-return 1
+return out
 `)
 
-// completeScript records a pairing's game and closes it; idempotent.
-// KEYS: black ticket, white ticket, pairing, open. ARGV: pair id, game id,
-// keep.
+// completeScript records the games of a batch of pairings and closes them;
+// idempotent. KEYS: open, then per pairing: black ticket, white ticket,
+// pairing. ARGV: keep, then per pairing: pair id, game id.
 var completeScript = redis.NewScript(`
-if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
-redis.call('HSET', KEYS[3], 'game', ARGV[2])
-redis.call('PEXPIRE', KEYS[3], ARGV[3])
-for i = 1, 2 do
-  if redis.call('HGET', KEYS[i], 'pair') == ARGV[1] then
-    redis.call('HSET', KEYS[i], 'game', ARGV[2])
-    redis.call('PEXPIRE', KEYS[i], ARGV[3])
+for i = 0, (#KEYS - 1) / 3 - 1 do
+  local pkey, pid, gid = KEYS[4 + 3*i], ARGV[2 + 2*i], ARGV[3 + 2*i]
+  if redis.call('EXISTS', pkey) == 1 then
+    redis.call('HSET', pkey, 'game', gid)
+    redis.call('PEXPIRE', pkey, ARGV[1])
+    for k = 2, 3 do
+      local tkey = KEYS[k + 3*i]
+      if redis.call('HGET', tkey, 'pair') == pid then
+        redis.call('HSET', tkey, 'game', gid)
+        redis.call('PEXPIRE', tkey, ARGV[1])
+      end
+    end
+    redis.call('ZREM', KEYS[1], pid)
   end
 end
-redis.call('ZREM', KEYS[4], ARGV[1])
 return 1
 `)
 

@@ -155,10 +155,11 @@ func testEndModes(t *testing.T, e *env) {
 		{"c", "poll", 50 * time.Second, matchmaking.Waiting, false},
 		{"c", "poll", 100 * time.Second, matchmaking.Waiting, false},
 		{"c", "cancel", 10 * time.Minute, matchmaking.Expired, false},
-		// A ticket never added: poll finds nothing; cancel leaves a tombstone
-		// that a late Add cannot bring back to life.
+		// A ticket never added: poll finds nothing; cancel and retire leave
+		// tombstones that a late Add cannot bring back to life.
 		{"d", "poll", 0, "", true},
 		{"d", "cancel", 0, matchmaking.Cancelled, false},
+		{"e", "retire", 0, matchmaking.Expired, false},
 	}
 	for _, s := range steps {
 		e.clock.Set(now.Add(s.now))
@@ -180,9 +181,11 @@ func testEndModes(t *testing.T, e *env) {
 			t.Fatalf("%s %s at +%v: state %q err %v, want %q", s.mode, s.id, s.now, got.State, err, s.want)
 		}
 	}
-	late, err := e.q.Add(ctx, ticket("d", "pd", 0, now), time.Hour)
-	if err != nil || late.State != matchmaking.Cancelled {
-		t.Fatalf("add after tombstone: %q %v, want cancelled", late.State, err)
+	for id, want := range map[string]matchmaking.State{"d": matchmaking.Cancelled, "e": matchmaking.Expired} {
+		late, err := e.q.Add(ctx, ticket(id, "p"+id, 0, now), time.Hour)
+		if err != nil || late.State != want {
+			t.Fatalf("add after tombstone: %q %v, want %q", late.State, err, want)
+		}
 	}
 	if w, _ := e.q.Waiting(ctx, pool.Key()); len(w) != 0 {
 		t.Fatalf("waiting after every ticket ended: %+v", w)
@@ -367,8 +370,14 @@ func testOneLiveTicketPerPlayer(t *testing.T, e *env) {
 	if got := e.mine(s, "alice"); got.ID != first.ID || got.State != matchmaking.Waiting {
 		t.Fatalf("mine = %+v, want the first ticket waiting", got)
 	}
+	if ttl := e.c.PTTL(ctx, "mm:player:{=alice}").Val(); ttl != -1 {
+		t.Fatalf("a live ticket's pointer has TTL %v, want none", ttl)
+	}
 	if c, err := s.Cancel(ctx, "alice"); err != nil || c.State != matchmaking.Cancelled {
 		t.Fatalf("cancel: %+v %v", c, err)
+	}
+	if ttl := e.c.PTTL(ctx, "mm:player:{=alice}").Val(); ttl <= 0 || ttl > matchmaking.DefaultKeep {
+		t.Fatalf("a cancelled ticket's pointer has TTL %v, want the retention", ttl)
 	}
 	if got := e.mine(s, "alice"); got.State != matchmaking.Cancelled {
 		t.Fatalf("mine after cancel: %q", got.State)
@@ -391,7 +400,7 @@ func testOneLiveTicketPerPlayer(t *testing.T, e *env) {
 	if got := e.enqueue(s, "bob", 0); got.State != matchmaking.Waiting {
 		t.Fatalf("enqueue over a dangling pointer: %+v", got)
 	}
-	if late, _ := e.q.Add(ctx, ticket("ghost", "bob", 0, e.clock.Now()), time.Hour); late.State != matchmaking.Cancelled {
+	if late, _ := e.q.Add(ctx, ticket("ghost", "bob", 0, e.clock.Now()), time.Hour); late.State != matchmaking.Expired {
 		t.Fatalf("the crashed enqueue's late add made a live ticket: %+v", late)
 	}
 }
@@ -490,6 +499,9 @@ func testPassPairsAndMakesGames(t *testing.T, e *env) {
 		}
 		if byPlayer[g.Black].Match.GameID != byPlayer[g.White].Match.GameID {
 			t.Fatalf("players of one game see different games")
+		}
+		if ttl := e.c.PTTL(ctx, "mm:player:{="+g.Black+"}").Val(); ttl <= 0 {
+			t.Fatalf("a matched ticket's pointer has TTL %v, want the retention", ttl)
 		}
 	}
 	if len(e.metrics.waits) != 4 || e.metrics.waits[0] != 3*time.Second || len(e.metrics.gaps) != 2 || e.metrics.gaps[0]+e.metrics.gaps[1] != 65 {
@@ -667,37 +679,49 @@ func testAdminView(t *testing.T, e *env) {
 	}
 }
 
-// testRaceSamePlayerEnqueues: many requests of one player at once give one
-// live ticket.
+// testRaceSamePlayerEnqueues: many requests of one player at once, in
+// several pools, give exactly one live ticket, the one whose request
+// succeeded.
 func testRaceSamePlayerEnqueues(t *testing.T, e *env) {
 	s := e.service("r1")
-	var wg sync.WaitGroup
-	errs := make([]error, 8)
-	for i := range errs {
-		wg.Go(func() {
-			r := request("alice", 0)
-			r.BoardSize = []int{9, 13, 19}[i%3]
-			_, errs[i] = s.Enqueue(ctx, r)
-		})
-	}
-	wg.Wait()
-	ok := 0
-	for _, err := range errs {
-		switch {
-		case err == nil:
-			ok++
-		case !errors.Is(err, matchmaking.ErrHasTicket):
-			t.Fatalf("unexpected error %v", err)
+	for round := range 10 {
+		player := fmt.Sprintf("p%d", round)
+		var wg sync.WaitGroup
+		tickets := make([]matchmaking.Ticket, 8)
+		errs := make([]error, len(tickets))
+		for i := range errs {
+			wg.Go(func() {
+				r := request(player, 0)
+				r.BoardSize = []int{9, 13, 19}[i%3]
+				tickets[i], errs[i] = s.Enqueue(ctx, r)
+			})
 		}
-	}
-	live := 0
-	pools, _ := e.q.Pools(ctx)
-	for _, p := range pools {
-		w, _ := e.q.Waiting(ctx, p)
-		live += len(w)
-	}
-	if ok != 1 || live != 1 {
-		t.Fatalf("%d enqueues succeeded and %d tickets wait, want 1 and 1", ok, live)
+		wg.Wait()
+		var won []string
+		for i, err := range errs {
+			switch {
+			case err == nil:
+				won = append(won, tickets[i].ID)
+			case !errors.Is(err, matchmaking.ErrHasTicket):
+				t.Fatalf("unexpected error %v", err)
+			}
+		}
+		var live []string
+		pools, _ := e.q.Pools(ctx)
+		for _, p := range pools {
+			w, _ := e.q.Waiting(ctx, p)
+			for _, tk := range w {
+				if tk.Player == player {
+					live = append(live, tk.ID)
+				}
+			}
+		}
+		if len(won) != 1 || !slices.Equal(won, live) {
+			t.Fatalf("round %d: requests that succeeded %v, live tickets %v; want the same one", round, won, live)
+		}
+		if got := e.mine(s, player); got.ID != won[0] {
+			t.Fatalf("round %d: the pointer shows %s, want %s", round, got.ID, won[0])
+		}
 	}
 }
 
