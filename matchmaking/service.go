@@ -364,21 +364,15 @@ func (s *Service) plan(ctx context.Context, pool string, waiting []Ticket, now t
 		return nil, nil
 	}
 	cands := make([]Candidate, len(waiting))
-	players := make([]string, len(waiting))
 	for i, t := range waiting {
 		cands[i] = Candidate{Ticket: t.ID, Player: t.Player, Level: t.Level, Range: t.Range, Since: t.CreatedAt}
-		players[i] = t.Player
-	}
-	var recent Recent
-	if s.cfg.Policy.Cooldown > 0 {
-		var err error
-		if recent, err = s.history.Recent(ctx, players, now.Add(-s.cfg.Policy.Cooldown)); err != nil {
-			return nil, err
-		}
 	}
 	m := s.matchers.Get().(*Matcher)
-	pairs := m.Pair(now, cands, recent)
-	s.matchers.Put(m)
+	defer s.matchers.Put(m)
+	pairs, err := s.pairRespectingCooldown(ctx, m, cands, now)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Pairing, len(pairs))
 	s.randMu.Lock()
 	defer s.randMu.Unlock()
@@ -400,6 +394,56 @@ func (s *Service) plan(ctx context.Context, pool string, waiting []Ticket, now t
 		}
 	}
 	return out, nil
+}
+
+// maxCooldownRounds bounds the rounds of pairRespectingCooldown.
+const maxCooldownRounds = 4
+
+// pairRespectingCooldown runs the policy with the cooldown, asking History
+// only about the players the policy wants to pair rather than about the
+// whole pool: pair, look up whom the paired players met, and pair again
+// with those meetings forbidden until no pair breaks the cooldown. A
+// matching that is optimal with fewer pairs forbidden and breaks none of
+// the rest is optimal with all of them, so this gives what asking about
+// everyone first would, at the cost of a few more runs when rematches are
+// near. After maxCooldownRounds the pairs still breaking it are dropped.
+func (s *Service) pairRespectingCooldown(ctx context.Context, m *Matcher, cands []Candidate, now time.Time) ([]Pair, error) {
+	if s.cfg.Policy.Cooldown <= 0 {
+		return m.Pair(now, cands, nil), nil
+	}
+	since := now.Add(-s.cfg.Policy.Cooldown)
+	recent := Recent{}
+	asked := map[string]bool{}
+	for round := 1; ; round++ {
+		pairs := m.Pair(now, cands, recent)
+		var ask []string
+		for _, p := range pairs {
+			for _, i := range [2]int{p.A, p.B} {
+				if pl := cands[i].Player; !asked[pl] {
+					asked[pl] = true
+					ask = append(ask, pl)
+				}
+			}
+		}
+		if len(ask) > 0 {
+			met, err := s.history.Recent(ctx, ask, since)
+			if err != nil {
+				return nil, err
+			}
+			for pl, opps := range met {
+				recent[pl] = opps
+			}
+		}
+		kept := pairs[:0]
+		for _, p := range pairs {
+			if !recent.Met(cands[p.A].Player, cands[p.B].Player) {
+				kept = append(kept, p)
+			}
+		}
+		if len(kept) == len(pairs) || round == maxCooldownRounds {
+			return kept, nil
+		}
+	}
 }
 
 // complete makes the games of claimed pairings and closes them. Each step
