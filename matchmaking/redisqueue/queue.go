@@ -228,22 +228,20 @@ func (q *Queue) Add(ctx context.Context, t matchmaking.Ticket, keep time.Duratio
 	ref := t.Ref()
 	keys := append(indexKeys(ref.Pool), ticketKey(ref.Pool, ref.ID))
 	args := append([]any{t.ID, ms(t.CreatedAt), ttlMS(keep), entry(t)}, fields(t)...)
-	var get *redis.MapStringStringCmd
+	var added *redis.Cmd
 	_, err := q.pipelined(ctx, func(p redis.Pipeliner) {
 		// The pool list is in a slot of its own: SADD is idempotent, and
 		// every enqueue repeats it, so a lost pool list heals itself.
 		p.SAdd(ctx, poolsKey, ref.Pool)
-		addScript.EvalSha(ctx, p, keys, args...)
-		get = p.HGetAll(ctx, keys[3])
+		added = addScript.EvalSha(ctx, p, keys, args...)
 	})
 	if err != nil {
 		return matchmaking.Ticket{}, fmt.Errorf("redisqueue: add ticket: %w", err)
 	}
-	stored, ok, err := decode(ref, get.Val())
-	if err == nil && !ok {
-		err = fmt.Errorf("redisqueue: ticket %s vanished as it was added", ref.ID)
+	if n, _ := added.Int(); n == 1 {
+		return t, nil
 	}
-	return stored, err
+	return q.Get(ctx, ref) // it was there already: a retry or a tombstone
 }
 
 // Get implements matchmaking.Queue.
