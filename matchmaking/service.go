@@ -192,16 +192,22 @@ func (s *Service) Enqueue(ctx context.Context, req Request) (Ticket, error) {
 	return stored, nil
 }
 
+// pointer returns the ref of the player's ticket; ErrNoTicket if none.
+func (s *Service) pointer(ctx context.Context, player string) (Ref, error) {
+	ref, ok, err := s.q.Pointer(ctx, player)
+	if err == nil && !ok {
+		err = ErrNoTicket
+	}
+	return ref, err
+}
+
 // Mine is the player's poll: their ticket, with the heartbeat recorded. A
 // stale ticket is expired on the spot; a pairing whose game is overdue gets
 // its game made here.
 func (s *Service) Mine(ctx context.Context, player string) (Ticket, error) {
-	ref, ok, err := s.q.Pointer(ctx, player)
+	ref, err := s.pointer(ctx, player)
 	if err != nil {
 		return Ticket{}, err
-	}
-	if !ok {
-		return Ticket{}, ErrNoTicket
 	}
 	now := s.cfg.Now()
 	t, err := s.q.Poll(ctx, ref, now, s.cutoffs(now), s.cfg.Keep)
@@ -228,12 +234,9 @@ func (s *Service) Mine(ctx context.Context, player string) (Ticket, error) {
 // answer is ErrMatched with the matched ticket: a cancel and a game never
 // both happen. Cancelling an ended ticket returns it unchanged.
 func (s *Service) Cancel(ctx context.Context, player string) (Ticket, error) {
-	ref, ok, err := s.q.Pointer(ctx, player)
+	ref, err := s.pointer(ctx, player)
 	if err != nil {
 		return Ticket{}, err
-	}
-	if !ok {
-		return Ticket{}, ErrNoTicket
 	}
 	now := s.cfg.Now()
 	t, err := s.q.End(ctx, ref, true, now, s.cutoffs(now), s.cfg.Keep)
