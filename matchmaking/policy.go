@@ -33,6 +33,11 @@ const (
 	DefaultCooldown       = 30 * time.Minute
 	DefaultLookback       = 6
 	maxLookback           = 16
+	// maxWindowLimit keeps the sum of a pass's gaps far inside the 32 bits
+	// the programme's score gives it (a hundred ranks; the ladder has 18).
+	maxWindowLimit = 100 * PointsPerRank
+	// maxRatingGap caps one pair's Glicko-2 tie-break for the same reason.
+	maxRatingGap = 1 << 20
 )
 
 // DefaultPolicy returns the decided defaults.
@@ -49,8 +54,8 @@ func DefaultPolicy() Policy {
 // Check reports a policy that cannot work.
 func (p Policy) Check() error {
 	switch {
-	case p.InitialWindow < 0 || p.MaxWindow < p.InitialWindow:
-		return fmt.Errorf("matchmaking policy: need 0 <= initial window (%d) <= max window (%d)", p.InitialWindow, p.MaxWindow)
+	case p.InitialWindow < 0 || p.MaxWindow < p.InitialWindow || p.MaxWindow > maxWindowLimit:
+		return fmt.Errorf("matchmaking policy: need 0 <= initial window (%d) <= max window (%d) <= %d", p.InitialWindow, p.MaxWindow, maxWindowLimit)
 	case p.WidenPerMinute < 0:
 		return fmt.Errorf("matchmaking policy: negative widening rate %d", p.WidenPerMinute)
 	case p.Cooldown < 0:
@@ -104,7 +109,7 @@ func gap(a, b Candidate) int {
 // ratingGap is the Glicko-2 tie-breaker of a pair, in whole rating points
 // so that sums are exact.
 func ratingGap(a, b Candidate) int64 {
-	return int64(math.Round(math.Abs(a.Level.Rating - b.Level.Rating)))
+	return int64(math.Round(min(math.Abs(a.Level.Rating-b.Level.Rating), maxRatingGap)))
 }
 
 // Pair is one pairing the policy chose: indices into the candidates.

@@ -50,6 +50,7 @@ func TestPolicyCheck(t *testing.T) {
 		{MaxWindow: 50, Cooldown: -time.Second, Lookback: 4},
 		{MaxWindow: 50, Lookback: 0},
 		{MaxWindow: 50, Lookback: 17},
+		{MaxWindow: 100*PointsPerRank + 1, Lookback: 4},
 	} {
 		if err := p.Check(); err == nil {
 			t.Errorf("Check(%+v) = nil, want an error", p)

@@ -13,6 +13,7 @@ import (
 
 // Config tunes the service. Zero fields take the defaults below.
 type Config struct {
+	// Policy is the pairing policy; the zero value means DefaultPolicy().
 	Policy Policy
 	// MaxAge is how long a ticket may wait before it expires.
 	MaxAge time.Duration
