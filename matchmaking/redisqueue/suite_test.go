@@ -827,3 +827,23 @@ type alwaysLeased struct{ matchmaking.Queue }
 func (alwaysLeased) Lease(context.Context, string, string, time.Duration, time.Time) (bool, error) {
 	return true, nil
 }
+
+// TestReloadsLostScripts: a server that lost its scripts (a restart, a
+// SCRIPT FLUSH) gets them again, also inside pipelines. On the in-process
+// server only: flushing the shared test server's scripts would disturb
+// other packages' tests.
+func TestReloadsLostScripts(t *testing.T) {
+	e := newEnv(t, testsvc.MiniRedis)
+	s := e.service("r1")
+	e.enqueue(s, "alice", 0)
+	e.enqueue(s, "bob", 0)
+	if err := e.c.ScriptFlush(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if rep := e.pass(s); rep.Paired != 1 {
+		t.Fatalf("pass after the scripts were flushed: %+v", rep)
+	}
+	if got := e.mine(s, "bob"); got.State != matchmaking.Matched || got.Match.GameID == "" {
+		t.Fatalf("bob = %+v, want matched with a game", got)
+	}
+}
