@@ -219,14 +219,13 @@ func (s *Service) Mine(ctx context.Context, player string) (Ticket, error) {
 	case t.State == Expired:
 		s.keepPointer(ctx, player, ref)
 	case t.State == Matched && t.Match != nil && t.Match.GameID == "" && now.Sub(t.Match.MatchedAt) >= s.cfg.OpenGrace:
-		p, err := s.q.Pairing(ctx, ref.Pool, t.Match.PairID)
-		if err != nil {
-			return Ticket{}, err
+		// A failure here is the pass's to report and retry; the poll still
+		// answers with the pairing as it stands.
+		if p, err := s.q.Pairing(ctx, ref.Pool, t.Match.PairID); err == nil {
+			if err := s.complete(ctx, ref.Pool, []Pairing{p}); err == nil {
+				return s.q.Get(ctx, ref)
+			}
 		}
-		if err := s.complete(ctx, ref.Pool, []Pairing{p}); err != nil {
-			return Ticket{}, err
-		}
-		return s.q.Get(ctx, ref)
 	}
 	return t, nil
 }

@@ -598,6 +598,11 @@ func testCrashBetweenClaimAndGame(t *testing.T, e *env) {
 	if _, err := s.Cancel(ctx, "alice"); !errors.Is(err, matchmaking.ErrMatched) {
 		t.Fatalf("cancel with a pairing in flight: %v", err)
 	}
+	// Still down after the grace period: the poll answers all the same.
+	e.clock.Advance(matchmaking.DefaultOpenGrace)
+	if tk := e.mine(s, "bob"); tk.State != matchmaking.Matched || tk.Match.GameID != "" {
+		t.Fatalf("bob's poll with the store down: %+v", tk)
+	}
 	// The store is back; a poll after the grace period makes the game.
 	e.games.failing.Store(false)
 	e.clock.Advance(matchmaking.DefaultOpenGrace)
