@@ -25,6 +25,7 @@ var drivers = map[string][]string{
 	"github.com/robfig/cron":        {"jobs", "cmd/"},
 	"github.com/FerretDB/":          {"internal/embedded"},
 	"github.com/alicebob/miniredis": {"internal/embedded"},
+	"github.com/prometheus/":        {"internal/metrics", "cmd/"},
 	module + "/internal/embedded":   {"cmd/", "internal/testsvc"},
 	module + "/internal/testsvc":    {}, // test files only
 }

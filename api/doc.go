@@ -1,6 +1,11 @@
 // Package api is the HTTP surface: gin routes, request and response types,
-// the auth middleware and the one table from domain errors to HTTP.
+// the auth middleware and role guards, request ids and access logs, the
+// body limit, cursor paging, the OpenAPI document, and the one table from
+// domain errors to HTTP status and JSON (errors.go).
 //
-// It is the only package that imports gin. It must not import the Mongo
-// driver, go-redis, cron or FerretDB: it talks to domain services only.
+// A Server is built from Deps, a struct of domain interfaces, so that new
+// routes plug in by adding a field and a route line. It is the only package
+// that imports gin. It must not import the Mongo driver, go-redis, cron,
+// FerretDB or Prometheus: it talks to domain services and small interfaces
+// only.
 package api

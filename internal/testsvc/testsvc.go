@@ -105,6 +105,22 @@ var (
 	dbSeq      atomic.Int64
 )
 
+// Kinds of MongoDB-compatible store a contract suite runs over.
+const (
+	KindFerretDB = "ferretdb" // embedded FerretDB: always there
+	KindMongoDB  = "mongodb"  // a real MongoDB: only when RANK_TEST_MONGO_URI is set
+)
+
+// MongoKinds lists the kinds of store available to this run: embedded
+// FerretDB always, and a real MongoDB when RANK_TEST_MONGO_URI is set.
+// Contract suites run once per kind (see MongoOf).
+func MongoKinds() []string {
+	if os.Getenv("RANK_TEST_MONGO_URI") != "" {
+		return []string{KindFerretDB, KindMongoDB}
+	}
+	return []string{KindFerretDB}
+}
+
 // MongoURI returns the URI of the store tests use: RANK_TEST_MONGO_URI when
 // set, else one embedded FerretDB shared by the test binary.
 func MongoURI(t testing.TB) string {
@@ -112,6 +128,13 @@ func MongoURI(t testing.TB) string {
 	if uri := os.Getenv("RANK_TEST_MONGO_URI"); uri != "" {
 		return uri
 	}
+	return ferretURIFor(t)
+}
+
+// ferretURIFor returns the URI of the embedded FerretDB shared by the test
+// binary, starting it on first use.
+func ferretURIFor(t testing.TB) string {
+	t.Helper()
 	ferretOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "rank-ferret-")
 		if err != nil {
@@ -137,7 +160,28 @@ func MongoURI(t testing.TB) string {
 // test ends, and its client.
 func Mongo(t testing.TB) *mongo.Database {
 	t.Helper()
-	uri := MongoURI(t)
+	return mongoAt(t, MongoURI(t))
+}
+
+// MongoOf is Mongo on the given kind of store (one of MongoKinds).
+func MongoOf(t testing.TB, kind string) *mongo.Database {
+	t.Helper()
+	switch kind {
+	case KindFerretDB:
+		return mongoAt(t, ferretURIFor(t))
+	case KindMongoDB:
+		uri := os.Getenv("RANK_TEST_MONGO_URI")
+		if uri == "" {
+			unavailable(t, "RANK_TEST_MONGO_URI is not set")
+		}
+		return mongoAt(t, uri)
+	}
+	t.Fatalf("testsvc: unknown store kind %q", kind)
+	return nil
+}
+
+func mongoAt(t testing.TB, uri string) *mongo.Database {
+	t.Helper()
 	c, err := mongo.Connect(options.Client().ApplyURI(uri))
 	if err != nil {
 		unavailable(t, "mongo %s: %v", uri, err)

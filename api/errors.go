@@ -1,0 +1,148 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/weiqi-platform/rank/players"
+)
+
+// Error is an error the HTTP layer raises itself (a malformed body, a
+// missing token), already in its final shape.
+type Error struct {
+	Status  int
+	Code    string
+	Message string
+	Details map[string]any
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// rule maps errors matching is (errors.Is) or as (a typed error found by
+// errors.As) to a status and a stable code. The message is fixed unless
+// detail gives one: only errors written for people (domain validation
+// errors) lend their own text; a store's text never leaves.
+type rule struct {
+	is      error
+	as      func(err error) bool
+	status  int
+	code    string
+	message string
+	detail  func(err error) (message string, details map[string]any)
+}
+
+// errorTable is the one table from domain errors to HTTP. The first rule
+// that matches wins, so typed errors come before the sentinels they unwrap
+// to. Later features append their domain's rules.
+var errorTable = []rule{
+	// players
+	{is: players.ErrInvalid, status: http.StatusUnprocessableEntity, code: "invalid_field", message: "a field is invalid",
+		detail: func(err error) (string, map[string]any) {
+			var fe *players.FieldError
+			if errors.As(err, &fe) {
+				return fe.Error(), map[string]any{"field": fe.Field, "reason": fe.Reason}
+			}
+			return "", nil
+		}},
+	{is: players.ErrUsernameTaken, status: http.StatusConflict, code: "username_taken", message: "the username is taken"},
+	{is: players.ErrInvalidCredentials, status: http.StatusUnauthorized, code: "invalid_credentials", message: "wrong username or password"},
+	{is: players.ErrUnauthenticated, status: http.StatusUnauthorized, code: "invalid_token", message: "the bearer token is unknown, expired or revoked"},
+	{is: players.ErrForbidden, status: http.StatusForbidden, code: "forbidden", message: "this caller may not do that",
+		detail: func(err error) (string, map[string]any) {
+			var fe *players.ForbiddenError
+			if errors.As(err, &fe) {
+				need := make([]string, len(fe.Need))
+				for i, r := range fe.Need {
+					need[i] = string(r)
+				}
+				return fmt.Sprintf("needs role %v", need), map[string]any{"need_role": need, "role": string(fe.Have)}
+			}
+			return "", nil
+		}},
+	{is: players.ErrRateLimited, status: http.StatusTooManyRequests, code: "rate_limited", message: "too many attempts; try again later",
+		detail: func(err error) (string, map[string]any) {
+			var rl *players.RateLimitError
+			if errors.As(err, &rl) {
+				secs := int64((rl.RetryAfter + 999_999_999) / 1e9) // round up: never ask for a too-early retry
+				return rl.Error(), map[string]any{"scope": rl.Scope, retryAfterKey: secs}
+			}
+			return "", nil
+		}},
+	{is: players.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "not found"},
+	{is: players.ErrUnavailable, status: http.StatusServiceUnavailable, code: "store_unavailable", message: "a store is unavailable; try again shortly"},
+
+	// the standard library
+	{as: func(err error) bool { var m *http.MaxBytesError; return errors.As(err, &m) },
+		status: http.StatusRequestEntityTooLarge, code: "body_too_large", message: "the request body is too large",
+		detail: func(err error) (string, map[string]any) {
+			var m *http.MaxBytesError
+			errors.As(err, &m)
+			return fmt.Sprintf("the request body is over the limit of %d bytes", m.Limit), map[string]any{"limit_bytes": m.Limit}
+		}},
+	{is: context.DeadlineExceeded, status: http.StatusServiceUnavailable, code: "timeout", message: "the request took too long; try again"},
+}
+
+// retryAfterKey in details also sets the Retry-After header.
+const retryAfterKey = "retry_after_seconds"
+
+// errorBody is the JSON shape of every error.
+type errorBody struct {
+	Error errorJSON `json:"error"`
+}
+
+type errorJSON struct {
+	Code    string         `json:"code"`
+	Message string         `json:"message"`
+	Details map[string]any `json:"details,omitempty"`
+}
+
+// classify turns any error into its HTTP form; ok is false for an error no
+// rule knows.
+func classify(err error) (e *Error, ok bool) {
+	var own *Error
+	if errors.As(err, &own) {
+		return own, true
+	}
+	for _, r := range errorTable {
+		if (r.is != nil && errors.Is(err, r.is)) || (r.as != nil && r.as(err)) {
+			e := &Error{Status: r.status, Code: r.code, Message: r.message}
+			if r.detail != nil {
+				if msg, d := r.detail(err); msg != "" || d != nil {
+					if msg != "" {
+						e.Message = msg
+					}
+					e.Details = d
+				}
+			}
+			return e, true
+		}
+	}
+	return &Error{Status: http.StatusInternalServerError, Code: "internal", Message: "internal error"}, false
+}
+
+// fail answers the request with err in the error shape and stops the
+// chain. Unknown errors and store trouble are logged here, once; the
+// client sees the request id, never the error's text.
+func (s *Server) fail(c *gin.Context, err error) {
+	e, known := classify(err)
+	id := requestIDOf(c)
+	switch {
+	case !known:
+		s.log.ErrorContext(c.Request.Context(), "internal error", "request_id", id, "method", c.Request.Method, "route", c.FullPath(), "err", err)
+		e = &Error{Status: e.Status, Code: e.Code, Message: "internal error; quote request id " + id}
+	case e.Status >= 500:
+		s.log.WarnContext(c.Request.Context(), "unavailable", "request_id", id, "method", c.Request.Method, "route", c.FullPath(), "code", e.Code, "err", err)
+	}
+	if v, ok := e.Details[retryAfterKey].(int64); ok {
+		c.Header("Retry-After", strconv.FormatInt(v, 10))
+	}
+	if e.Status == http.StatusUnauthorized {
+		c.Header("WWW-Authenticate", `Bearer realm="rank"`)
+	}
+	c.AbortWithStatusJSON(e.Status, errorBody{Error: errorJSON{Code: e.Code, Message: e.Message, Details: e.Details}})
+}

@@ -1,0 +1,123 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/weiqi-platform/rank/players"
+)
+
+func TestClassify(t *testing.T) {
+	for _, tc := range []struct {
+		err     error
+		status  int
+		code    string
+		message string // a fragment the message must hold
+	}{
+		{&players.FieldError{Field: "username", Reason: "too short"}, 422, "invalid_field", "username: too short"},
+		{fmt.Errorf("register: %w", &players.FieldError{Field: "password", Reason: "weak"}), 422, "invalid_field", "password: weak"},
+		{fmt.Errorf("%w: %q", players.ErrUsernameTaken, "bob"), 409, "username_taken", "taken"},
+		{players.ErrInvalidCredentials, 401, "invalid_credentials", "wrong"},
+		{players.ErrUnauthenticated, 401, "invalid_token", "token"},
+		{&players.ForbiddenError{Need: []players.Role{players.RoleAdmin}, Have: players.RolePlayer}, 403, "forbidden", "admin"},
+		{&players.RateLimitError{Scope: "account", RetryAfter: 1500 * time.Millisecond}, 429, "rate_limited", "account"},
+		{fmt.Errorf("account %q: %w", "x", players.ErrNotFound), 404, "not_found", "not found"},
+		{&http.MaxBytesError{Limit: 10}, 413, "body_too_large", "10 bytes"},
+		{context.DeadlineExceeded, 503, "timeout", "too long"},
+		{&Error{Status: 400, Code: "own", Message: "mine"}, 400, "own", "mine"},
+		{errors.New("boom"), 500, "internal", "internal"},
+	} {
+		e, known := classify(tc.err)
+		if e.Status != tc.status || e.Code != tc.code || !strings.Contains(e.Message, tc.message) || known != (tc.code != "internal") {
+			t.Errorf("classify(%v) = %+v, %v; want %d %s with %q", tc.err, e, known, tc.status, tc.code, tc.message)
+		}
+	}
+	// Retry-After rounds up: never ask for a retry before the window ends.
+	e, _ := classify(&players.RateLimitError{Scope: "address", RetryAfter: 1500 * time.Millisecond})
+	if e.Details[retryAfterKey] != int64(2) {
+		t.Errorf("retry_after_seconds = %v, want 2", e.Details[retryAfterKey])
+	}
+}
+
+// newBare is a Server with no stores, for tests of the edge alone.
+func newBare(t *testing.T) (*Server, *bytes.Buffer) {
+	t.Helper()
+	var logs bytes.Buffer
+	s, err := New(Deps{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, &logs
+}
+
+func serve(s *Server, method, path string) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(method, path, nil))
+	return rec
+}
+
+// TestUnknownErrorsAreHiddenAndLoggedOnce: the client sees "internal" and
+// the request id, never the error's text (a driver's message, a URI); the
+// log has the text exactly once.
+func TestUnknownErrorsAreHiddenAndLoggedOnce(t *testing.T) {
+	s, logs := newBare(t)
+	secret := "connection to mongodb://root:hunter2@db:27017 refused"
+	s.engine.GET("/test/unknown", func(c *gin.Context) { s.fail(c, errors.New(secret)) })
+	s.engine.GET("/test/unavailable", func(c *gin.Context) {
+		s.fail(c, fmt.Errorf("playerdb: read: %w: %w", players.ErrUnavailable, errors.New(secret)))
+	})
+	for _, tc := range []struct {
+		path   string
+		status int
+		code   string
+	}{
+		{"/test/unknown", 500, "internal"},
+		{"/test/unavailable", 503, "store_unavailable"},
+	} {
+		logs.Reset()
+		rec := serve(s, "GET", tc.path)
+		var body errorBody
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Code != tc.status || body.Error.Code != tc.code {
+			t.Fatalf("%s = %d %s, want %d %s", tc.path, rec.Code, body.Error.Code, tc.status, tc.code)
+		}
+		if strings.Contains(rec.Body.String(), "hunter2") || strings.Contains(rec.Body.String(), "mongodb") {
+			t.Fatalf("%s leaks the error: %s", tc.path, rec.Body)
+		}
+		if n := strings.Count(logs.String(), "hunter2"); n != 1 {
+			t.Fatalf("%s: the error is logged %d times, want once:\n%s", tc.path, n, logs)
+		}
+		if id := rec.Header().Get(RequestIDHeader); tc.code == "internal" && !strings.Contains(body.Error.Message, id) {
+			t.Fatalf("internal error message %q does not quote request id %s", body.Error.Message, id)
+		}
+	}
+}
+
+func TestPanicIsA500(t *testing.T) {
+	s, logs := newBare(t)
+	s.engine.GET("/test/panic", func(c *gin.Context) { panic("kaboom") })
+	rec := serve(s, "GET", "/test/panic")
+	if rec.Code != 500 || !strings.Contains(rec.Body.String(), `"code":"internal"`) || strings.Contains(rec.Body.String(), "kaboom") {
+		t.Fatalf("panic answered %d %s", rec.Code, rec.Body)
+	}
+	if !strings.Contains(logs.String(), "kaboom") {
+		t.Fatalf("panic not logged:\n%s", logs)
+	}
+	// The server still serves.
+	if rec := serve(s, "GET", "/healthz"); rec.Code != 200 {
+		t.Fatalf("after a panic /healthz = %d", rec.Code)
+	}
+}

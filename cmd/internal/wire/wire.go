@@ -1,0 +1,158 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/weiqi-platform/rank/internal/embedded"
+)
+
+// FerretDir is where, under the data dir, embedded FerretDB keeps its
+// SQLite files.
+const FerretDir = "ferretdb"
+
+// startTimeout bounds the first ping of a store at start.
+const startTimeout = 15 * time.Second
+
+// serverSelectionTimeout makes a request fail fast (503) when MongoDB is
+// down instead of hanging for the driver's default 30 s; a URI's own
+// serverSelectionTimeoutMS wins.
+const serverSelectionTimeout = 5 * time.Second
+
+// Mongo is an open database.
+type Mongo struct {
+	Client   *mongo.Client
+	DB       *mongo.Database
+	Embedded bool // FerretDB in this process
+	ferret   *embedded.Ferret
+}
+
+// OpenMongo connects to uri, or, when uri is empty, starts FerretDB on
+// SQLite files under dataDir/ferretdb and connects to that. It pings
+// before returning.
+func OpenMongo(ctx context.Context, uri, dbName, dataDir string, log *slog.Logger) (*Mongo, error) {
+	m := &Mongo{}
+	if uri == "" {
+		dir := filepath.Join(dataDir, FerretDir)
+		// FerretDB logs every connection at info: keep its warnings only,
+		// unless rankd itself logs at debug.
+		flog := slog.New(atLeast{log.Handler(), slog.LevelWarn}).With("component", "ferretdb")
+		f, err := embedded.StartFerret(dir, flog)
+		if err != nil {
+			return nil, err
+		}
+		m.ferret, m.Embedded, uri = f, true, f.URI
+		log.Info("store: embedded FerretDB", "dir", dir)
+	}
+	c, err := mongo.Connect(options.Client().SetServerSelectionTimeout(serverSelectionTimeout).ApplyURI(uri))
+	if err != nil {
+		m.stopFerret()
+		return nil, fmt.Errorf("mongo %s: %w", MaskURI(uri), err)
+	}
+	m.Client, m.DB = c, c.Database(dbName)
+	pctx, cancel := context.WithTimeout(ctx, startTimeout)
+	defer cancel()
+	if err := c.Ping(pctx, nil); err != nil {
+		_ = m.Close(context.Background())
+		return nil, fmt.Errorf("mongo %s: %w", MaskURI(uri), err)
+	}
+	return m, nil
+}
+
+// Ping checks the store answers.
+func (m *Mongo) Ping(ctx context.Context) error { return m.Client.Ping(ctx, nil) }
+
+// Close disconnects and stops the embedded FerretDB if there is one.
+func (m *Mongo) Close(ctx context.Context) error {
+	var err error
+	if m.Client != nil {
+		err = m.Client.Disconnect(ctx)
+	}
+	m.stopFerret()
+	return err
+}
+
+func (m *Mongo) stopFerret() {
+	if m.ferret != nil {
+		m.ferret.Stop()
+		m.ferret = nil
+	}
+}
+
+// Redis is an open Redis client.
+type Redis struct {
+	Client   *redis.Client
+	Embedded bool // miniredis in this process
+	mini     *embedded.Redis
+}
+
+// OpenRedis connects to url, or, when url is empty, starts miniredis in
+// this process and connects to that. It pings before returning.
+func OpenRedis(ctx context.Context, url string, log *slog.Logger) (*Redis, error) {
+	r := &Redis{}
+	if url == "" {
+		mini, err := embedded.StartRedis()
+		if err != nil {
+			return nil, err
+		}
+		r.mini, r.Embedded, url = mini, true, mini.URL
+		log.Info("store: in-process Redis (miniredis); rate-limit counts live in memory")
+	}
+	opt, err := redis.ParseURL(url)
+	if err != nil {
+		r.stopMini()
+		return nil, fmt.Errorf("redis URL %s: %w", MaskURI(url), err)
+	}
+	r.Client = redis.NewClient(opt)
+	pctx, cancel := context.WithTimeout(ctx, startTimeout)
+	defer cancel()
+	if err := r.Client.Ping(pctx).Err(); err != nil {
+		_ = r.Close()
+		return nil, fmt.Errorf("redis %s: %w", MaskURI(url), err)
+	}
+	return r, nil
+}
+
+// Ping checks the server answers.
+func (r *Redis) Ping(ctx context.Context) error { return r.Client.Ping(ctx).Err() }
+
+// Close closes the client and stops miniredis if there is one.
+func (r *Redis) Close() error {
+	var err error
+	if r.Client != nil {
+		if err = r.Client.Close(); errors.Is(err, redis.ErrClosed) {
+			err = nil
+		}
+	}
+	r.stopMini()
+	return err
+}
+
+func (r *Redis) stopMini() {
+	if r.mini != nil {
+		r.mini.Stop()
+		r.mini = nil
+	}
+}
+
+// atLeast passes on records at min or above (or whatever the inner handler
+// enables when that is debug).
+type atLeast struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h atLeast) Enabled(ctx context.Context, l slog.Level) bool {
+	return h.Handler.Enabled(ctx, l) && (l >= h.min || h.Handler.Enabled(ctx, slog.LevelDebug))
+}
+
+func (h atLeast) WithAttrs(a []slog.Attr) slog.Handler { return atLeast{h.Handler.WithAttrs(a), h.min} }
+func (h atLeast) WithGroup(n string) slog.Handler      { return atLeast{h.Handler.WithGroup(n), h.min} }

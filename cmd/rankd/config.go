@@ -1,0 +1,233 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/weiqi-platform/rank/api"
+	"github.com/weiqi-platform/rank/cmd/internal/wire"
+	"github.com/weiqi-platform/rank/players"
+)
+
+// Config is rankd's configuration. Every field has a flag and an
+// environment variable (see settings); a flag wins over the environment,
+// which wins over the default. The defaults give the zero-setup mode:
+// embedded FerretDB under ./data and in-process Redis.
+type Config struct {
+	Addr              string
+	MongoURI          string
+	MongoDB           string
+	RedisURL          string
+	DataDir           string
+	AdminUser         string
+	AdminPassword     string
+	TokenTTL          time.Duration
+	BodyLimit         int64
+	LogLevel          slog.Level
+	LogFormat         string
+	ShutdownTimeout   time.Duration
+	TrustedProxies    []string
+	LoginLimitAccount int64
+	LoginLimitAddress int64
+}
+
+// Defaults.
+const (
+	DefaultAddr            = ":8080"
+	DefaultDataDir         = "./data"
+	DefaultMongoDB         = "rank"
+	DefaultShutdownTimeout = 15 * time.Second
+)
+
+// setting is one configuration entry: a flag, its environment variable,
+// whether it is a secret (masked when printed) or a URI (password masked).
+type setting struct {
+	flag, env, usage string
+	value            flag.Value
+	secret, uri      bool
+}
+
+func (c *Config) settings() []setting {
+	return []setting{
+		{flag: "addr", env: "RANK_ADDR", usage: "listen address (port 0 picks a free port)", value: (*stringValue)(&c.Addr)},
+		{flag: "mongo-uri", env: "MONGO_URI", usage: "MongoDB URI; empty starts embedded FerretDB under the data dir", value: (*stringValue)(&c.MongoURI), uri: true},
+		{flag: "mongo-db", env: "MONGO_DB", usage: "database name", value: (*stringValue)(&c.MongoDB)},
+		{flag: "redis-url", env: "REDIS_URL", usage: "Redis URL; empty starts an in-process Redis", value: (*stringValue)(&c.RedisURL), uri: true},
+		{flag: "data-dir", env: "RANK_DATA_DIR", usage: "directory of the embedded store's files", value: (*stringValue)(&c.DataDir)},
+		{flag: "admin-user", env: "RANK_ADMIN_USER", usage: "create this admin at start unless it exists", value: (*stringValue)(&c.AdminUser)},
+		{flag: "admin-password", env: "RANK_ADMIN_PASSWORD", usage: "password of the admin created at start", value: (*stringValue)(&c.AdminPassword), secret: true},
+		{flag: "token-ttl", env: "RANK_TOKEN_TTL", usage: "lifetime of bearer tokens", value: (*durationValue)(&c.TokenTTL)},
+		{flag: "body-limit", env: "RANK_BODY_LIMIT", usage: "largest request body in bytes (413 above)", value: (*int64Value)(&c.BodyLimit)},
+		{flag: "log-level", env: "RANK_LOG_LEVEL", usage: "debug, info, warn or error", value: (*levelValue)(&c.LogLevel)},
+		{flag: "log-format", env: "RANK_LOG_FORMAT", usage: "text or json", value: (*formatValue)(&c.LogFormat)},
+		{flag: "shutdown-timeout", env: "RANK_SHUTDOWN_TIMEOUT", usage: "how long a graceful stop waits for requests in flight", value: (*durationValue)(&c.ShutdownTimeout)},
+		{flag: "trusted-proxies", env: "RANK_TRUSTED_PROXIES", usage: "comma-separated IPs or CIDRs whose X-Forwarded-For is believed", value: (*listValue)(&c.TrustedProxies)},
+		{flag: "login-limit-account", env: "RANK_LOGIN_LIMIT_ACCOUNT", usage: "login attempts per account per window", value: (*int64Value)(&c.LoginLimitAccount)},
+		{flag: "login-limit-address", env: "RANK_LOGIN_LIMIT_ADDRESS", usage: "login attempts per client address per window", value: (*int64Value)(&c.LoginLimitAddress)},
+	}
+}
+
+// flagHelp is returned when -h was asked for: usage is printed, exit 0.
+var flagHelp = flag.ErrHelp
+
+// defaultConfig is the zero-setup configuration.
+func defaultConfig() Config {
+	return Config{
+		Addr:              DefaultAddr,
+		MongoDB:           DefaultMongoDB,
+		DataDir:           DefaultDataDir,
+		TokenTTL:          players.DefaultTokenTTL,
+		BodyLimit:         api.DefaultBodyLimit,
+		LogLevel:          slog.LevelInfo,
+		LogFormat:         "text",
+		ShutdownTimeout:   DefaultShutdownTimeout,
+		LoginLimitAccount: players.DefaultLoginLimitAccount,
+		LoginLimitAddress: players.DefaultLoginLimitAddress,
+	}
+}
+
+// EnvNames lists every environment variable rankd reads.
+func EnvNames() []string {
+	var c Config
+	var names []string
+	for _, s := range c.settings() {
+		names = append(names, s.env)
+	}
+	return names
+}
+
+// ParseConfig reads the environment (through getenv) and then the flags.
+func ParseConfig(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
+	c := defaultConfig()
+	fs := flag.NewFlagSet("rankd", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	for _, s := range c.settings() {
+		if v := getenv(s.env); v != "" {
+			if err := s.value.Set(v); err != nil {
+				return Config{}, fmt.Errorf("%s=%q: %w", s.env, v, err)
+			}
+		}
+		fs.Var(s.value, s.flag, s.usage+" ($"+s.env+")")
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return Config{}, flagHelp
+		}
+		return Config{}, err
+	}
+	if fs.NArg() > 0 {
+		return Config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	return c, c.validate()
+}
+
+func (c Config) validate() error {
+	var errs []error
+	if (c.AdminUser == "") != (c.AdminPassword == "") {
+		errs = append(errs, errors.New("RANK_ADMIN_USER and RANK_ADMIN_PASSWORD go together: set both or neither"))
+	}
+	if c.TokenTTL <= 0 {
+		errs = append(errs, fmt.Errorf("token TTL %v must be positive", c.TokenTTL))
+	}
+	if c.BodyLimit <= 0 {
+		errs = append(errs, fmt.Errorf("body limit %d must be positive", c.BodyLimit))
+	}
+	if c.MongoDB == "" {
+		errs = append(errs, errors.New("the Mongo database name is empty"))
+	}
+	if c.MongoURI == "" && c.DataDir == "" {
+		errs = append(errs, errors.New("with no MONGO_URI the data dir must be set"))
+	}
+	if c.LoginLimitAccount <= 0 || c.LoginLimitAddress <= 0 {
+		errs = append(errs, errors.New("login limits must be positive"))
+	}
+	return errors.Join(errs...)
+}
+
+// LogAttrs is the configuration for the start-up log line: secrets masked,
+// passwords inside URIs masked.
+func (c Config) LogAttrs() []any {
+	var attrs []any
+	for _, s := range c.settings() {
+		v := s.value.String()
+		switch {
+		case s.secret && v != "":
+			v = wire.Masked
+		case s.uri:
+			v = wire.MaskURI(v)
+		}
+		attrs = append(attrs, slog.String(s.flag, v))
+	}
+	return attrs
+}
+
+type stringValue string
+
+func (v *stringValue) String() string     { return string(*v) }
+func (v *stringValue) Set(s string) error { *v = stringValue(s); return nil }
+
+type durationValue time.Duration
+
+func (v *durationValue) String() string { return time.Duration(*v).String() }
+func (v *durationValue) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("not a duration (like 24h or 90m)")
+	}
+	*v = durationValue(d)
+	return nil
+}
+
+type int64Value int64
+
+func (v *int64Value) String() string { return strconv.FormatInt(int64(*v), 10) }
+func (v *int64Value) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return fmt.Errorf("not a whole number")
+	}
+	*v = int64Value(n)
+	return nil
+}
+
+type levelValue slog.Level
+
+func (v *levelValue) String() string { return strings.ToLower(slog.Level(*v).String()) }
+func (v *levelValue) Set(s string) error {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(s)); err != nil {
+		return fmt.Errorf("not a log level (debug, info, warn, error)")
+	}
+	*v = levelValue(l)
+	return nil
+}
+
+type formatValue string
+
+func (v *formatValue) String() string { return string(*v) }
+func (v *formatValue) Set(s string) error {
+	if s != "text" && s != "json" {
+		return fmt.Errorf("log format must be text or json")
+	}
+	*v = formatValue(s)
+	return nil
+}
+
+type listValue []string
+
+func (v *listValue) String() string { return strings.Join(*v, ",") }
+func (v *listValue) Set(s string) error {
+	*v = nil
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*v = append(*v, p)
+		}
+	}
+	return nil
+}

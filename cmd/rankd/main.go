@@ -1,0 +1,221 @@
+// Command rankd is the rank and rating server: accounts and tokens now, and
+// finished games in, ratings out as the platform grows. With nothing
+// configured it runs on embedded stores (FerretDB on SQLite files under
+// ./data, and an in-process Redis); MONGO_URI and REDIS_URL point it at
+// real servers through the same code. See `rankd -h` for every setting.
+//
+// It stops gracefully on SIGINT or SIGTERM: it stops accepting, lets
+// requests in flight finish (up to the shutdown timeout), then closes the
+// stores.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/weiqi-platform/rank/api"
+	"github.com/weiqi-platform/rank/cmd/internal/wire"
+	"github.com/weiqi-platform/rank/internal/metrics"
+	"github.com/weiqi-platform/rank/players"
+	"github.com/weiqi-platform/rank/players/playerdb"
+	"github.com/weiqi-platform/rank/players/playerredis"
+)
+
+// HTTP server timeouts, decided: generous for slow clients, bounded so that
+// idle or stalled connections cannot pile up.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second
+	writeTimeout      = 30 * time.Second
+	idleTimeout       = 2 * time.Minute
+)
+
+// ListeningMsg is the message of the log line that gives the address
+// (attribute "url"); the end-to-end tests parse it.
+const ListeningMsg = "listening"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Stderr))
+}
+
+// run is main without the process: it returns the exit code.
+func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) int {
+	cfg, err := ParseConfig(args, getenv, stderr)
+	if errors.Is(err, flagHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "rankd:", err)
+		return 2
+	}
+	m := NewMain(cfg, stderr)
+	if err := m.Run(ctx); err != nil {
+		m.Logger.Error("start failed", "err", err)
+		_ = m.Close()
+		return 1
+	}
+	select {
+	case <-ctx.Done():
+		m.Logger.Info("stopping", "why", "signal")
+	case err := <-m.ServeErr():
+		m.Logger.Error("serving failed", "err", err)
+	}
+	if err := m.Close(); err != nil {
+		m.Logger.Error("stop failed", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// Main is the running program: its stores, services and HTTP server.
+type Main struct {
+	Config  Config
+	Logger  *slog.Logger
+	Players *players.Service
+	Metrics *metrics.Registry
+
+	mongo    *wire.Mongo
+	redis    *wire.Redis
+	listener net.Listener
+	server   *http.Server
+	serveErr chan error
+	url      string
+}
+
+// NewMain returns a Main logging to w.
+func NewMain(cfg Config, w io.Writer) *Main {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
+	if cfg.LogFormat == "json" {
+		h = slog.NewJSONHandler(w, opts)
+	}
+	return &Main{Config: cfg, Logger: slog.New(h), serveErr: make(chan error, 1)}
+}
+
+// Run opens the stores, wires the services and starts serving. It returns
+// once the server listens; Close stops it.
+func (m *Main) Run(ctx context.Context) error {
+	cfg := m.Config
+	log := m.Logger
+	log.Info("rankd starting", cfg.LogAttrs()...)
+
+	var err error
+	if m.mongo, err = wire.OpenMongo(ctx, cfg.MongoURI, cfg.MongoDB, cfg.DataDir, log); err != nil {
+		return err
+	}
+	if m.redis, err = wire.OpenRedis(ctx, cfg.RedisURL, log); err != nil {
+		return err
+	}
+	store, err := playerdb.New(ctx, m.mongo.DB)
+	if err != nil {
+		return err
+	}
+	m.Players = players.NewService(store, playerredis.New(m.redis.Client), players.Config{
+		TokenTTL:          cfg.TokenTTL,
+		LoginLimitAccount: cfg.LoginLimitAccount,
+		LoginLimitAddress: cfg.LoginLimitAddress,
+	})
+	if cfg.AdminUser != "" {
+		created, err := m.Players.EnsureAdmin(ctx, cfg.AdminUser, cfg.AdminPassword)
+		if err != nil {
+			return fmt.Errorf("admin %q from RANK_ADMIN_USER: %w", cfg.AdminUser, err)
+		}
+		log.Info("admin account", "username", cfg.AdminUser, "created", created)
+	}
+	m.Metrics = metrics.New()
+
+	handler, err := api.New(api.Deps{
+		Logger:         log,
+		Accounts:       m.Players,
+		Metrics:        m.Metrics,
+		MetricsHandler: m.Metrics.Handler(),
+		BodyLimit:      cfg.BodyLimit,
+		TrustedProxies: cfg.TrustedProxies,
+		Checks: []api.Check{
+			{Name: "mongo", Ping: m.mongo.Ping},
+			{Name: "redis", Ping: m.redis.Ping},
+		},
+	})
+	if err != nil {
+		return err
+	}
+	if m.listener, err = net.Listen("tcp", cfg.Addr); err != nil {
+		return err
+	}
+	m.server = &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	m.url = dialURL(m.listener.Addr())
+	go func() {
+		if err := m.server.Serve(m.listener); !errors.Is(err, http.ErrServerClosed) {
+			m.serveErr <- err
+		}
+	}()
+	log.Info(ListeningMsg, "addr", m.listener.Addr().String(), "url", m.url)
+	return nil
+}
+
+// URL is where a client on this machine reaches the server.
+func (m *Main) URL() string { return m.url }
+
+// ServeErr delivers an error if serving stops by itself.
+func (m *Main) ServeErr() <-chan error { return m.serveErr }
+
+// Close stops gracefully: no new connections, requests in flight finish
+// (up to the shutdown timeout), then the stores close. Safe on a Main that
+// failed to start.
+func (m *Main) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), m.Config.ShutdownTimeout)
+	defer cancel()
+	var errs []error
+	if m.server != nil {
+		if err := m.server.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("http shutdown: %w", err))
+		}
+	}
+	if m.redis != nil {
+		if err := m.redis.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("redis: %w", err))
+		}
+	}
+	if m.mongo != nil {
+		if err := m.mongo.Close(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("mongo: %w", err))
+		}
+	}
+	err := errors.Join(errs...)
+	if err == nil {
+		m.Logger.Info("rankd stopped")
+	}
+	return err
+}
+
+// dialURL turns a listening address into a URL a local client can use:
+// an unspecified host (":0", "[::]") becomes the loopback address.
+func dialURL(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok {
+		return "http://" + a.String()
+	}
+	host := tcp.IP.String()
+	if tcp.IP == nil || tcp.IP.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, fmt.Sprint(tcp.Port))
+}

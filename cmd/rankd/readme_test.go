@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/weiqi-platform/rank/internal/testsvc"
+)
+
+// TestReadmeQuickStart runs the README's quick start as written: the
+// server started with the README's environment, then its shell block with
+// curl and jq, against the built rankd (only the address differs).
+func TestReadmeQuickStart(t *testing.T) {
+	for _, tool := range []string{"bash", "curl", "jq"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if testsvc.Required() {
+				t.Fatalf("%s is not installed (.ci/services.sh installs it)", tool)
+			}
+			t.Skipf("skipping: %s is not installed (run `make test`)", tool)
+		}
+	}
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	start := regexp.MustCompile(`(?m)^ +((?:[A-Z_]+=\S+ )+)go run \./cmd/rankd$`).FindStringSubmatch(readme)
+	if start == nil {
+		t.Fatal("README has no `... go run ./cmd/rankd` start line")
+	}
+	env := map[string]string{}
+	for _, kv := range strings.Fields(start[1]) {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	block := regexp.MustCompile("(?s)<!-- quickstart:begin -->\n```sh\n(.*?)```\n<!-- quickstart:end -->").FindStringSubmatch(readme)
+	if block == nil {
+		t.Fatal("README has no quickstart block")
+	}
+	if !strings.Contains(block[1], "localhost:8080") {
+		t.Fatal("the quickstart block does not talk to localhost:8080")
+	}
+
+	p := startRankd(t, procOptions{Env: env})
+	script := strings.ReplaceAll(block[1], "localhost:8080", strings.TrimPrefix(p.URL, "http://"))
+	out, err := exec.Command("bash", "-euo", "pipefail", "-c", script).CombinedOutput()
+	if err != nil {
+		t.Fatalf("quick start failed: %v\n%s", err, out)
+	}
+	for _, want := range []string{`"username":"alice"`, `"role":"player"`, `"username":"go-server"`, `"role":"server"`, "204\n"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("quick start output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(string(out), `"error"`) {
+		t.Errorf("quick start answered an error:\n%s", out)
+	}
+	p.Stop()
+}

@@ -1,0 +1,187 @@
+package games
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"sync"
+)
+
+// Player is one side's name and rank as the record gives them.
+type Player struct {
+	Name string `json:"name,omitempty"`
+	Rank string `json:"rank,omitempty"`
+}
+
+// Record is a finished (or unfinished) game as submitted or stored: what
+// rules.md §9 says a record carries. Judge decides it.
+type Record struct {
+	Size     int     `json:"size"`
+	Rules    Ruleset `json:"rules"`
+	Komi     float64 `json:"komi"`
+	Handicap int     `json:"handicap"` // 0 even, 1 让先, 2..9 stones
+	// Setup holds handicap stones placed freely (SGF AB) and any other
+	// stones set up before play. Empty with Handicap ≥ 2: fixed placement.
+	Setup []Stone   `json:"setup,omitempty"`
+	Moves []Move    `json:"moves"`
+	End   EndReason `json:"end"`
+	// EndBy is the side that resigned, ran out of time, forfeited or
+	// escaped; Empty for other ends.
+	EndBy     Color     `json:"end_by,omitempty"`
+	Dead      []Point   `json:"dead,omitempty"`   // agreed dead stones (counted games)
+	Result    string    `json:"result,omitempty"` // the claimed result, SGF form
+	Black     Player    `json:"black"`
+	White     Player    `json:"white"`
+	Date      string    `json:"date,omitempty"` // as given (SGF DT)
+	Penalties Penalties `json:"penalties"`
+	// Assumptions says what a reader assumed to accept a quirky file
+	// (komi ×100, missing final passes, …). Not written back.
+	Assumptions []string `json:"assumptions,omitempty"`
+}
+
+// Verdict is the engine's judgement of a record.
+type Verdict struct {
+	Winner Color     `json:"winner"` // Empty: draw or no result
+	Margin float64   `json:"margin"` // points, for a counted win
+	Result string    `json:"result"` // SGF form: "B+3.5", "W+R", "0", "Void"
+	End    EndReason `json:"end"`
+	Moves  int       `json:"moves"` // plays and passes after the setup stones
+	Score  *Score    `json:"score,omitempty"`
+	// Cycle is the move at which a repetition cycle ended the game
+	// (rulesets without superko), 0 if none.
+	Cycle int `json:"cycle,omitempty"`
+}
+
+// Replay plays the record's moves from its setup. It returns the game
+// after the last move, or the first problem: an *InvalidRecordError for a
+// bad size, ruleset, handicap or setup, or a *MoveError for the first
+// illegal move; the game is then returned as it was before that move.
+func Replay(r *Record) (*Game, error) {
+	g := new(Game)
+	started, err := g.replay(r)
+	if !started {
+		return nil, err
+	}
+	return g, err
+}
+
+// replay (re)starts g from the record's setup and plays its moves;
+// started is false when the game could not even be set up.
+func (g *Game) replay(r *Record) (started bool, err error) {
+	if err := g.start(r.Size, r.Rules, r.Handicap, r.Setup, len(r.Moves)); err != nil {
+		return false, err
+	}
+	for i, m := range r.Moves {
+		if m.Color != Black && m.Color != White {
+			return true, invalid("moves", "move %d has no colour", i+1)
+		}
+		if err := g.Play(m); err != nil {
+			if errors.Is(err, ErrGameOver) {
+				return true, invalid("moves", "the game ended in a repetition cycle at move %d, but move %d follows", g.cycleAt, i+1)
+			}
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// gamePool keeps Games for Judge, which never hands its Game out: judging
+// many records reuses the boards and tables instead of making garbage.
+var gamePool = sync.Pool{New: func() any { return new(Game) }}
+
+// validate checks the fields Replay does not.
+func (r *Record) validate() error {
+	if r.Size < MinSize || r.Size > MaxSize {
+		return invalid("size", "board size %d is outside %d..%d", r.Size, MinSize, MaxSize)
+	}
+	if err := r.Rules.Validate(); err != nil {
+		return err
+	}
+	if !halfPoints(r.Komi) || math.Abs(r.Komi) > float64(r.Size*r.Size) {
+		return invalid("komi", "komi %v is not a whole or half number of points within the board", r.Komi)
+	}
+	if !r.End.Valid() {
+		if r.End == "" {
+			return invalid("end", "the record does not say how the game ended")
+		}
+		return invalid("end", "unknown end %q (want score, resign, time, forfeit, escape, draw or void)", r.End)
+	}
+	if r.End.needsSide() != (r.EndBy == Black || r.EndBy == White) {
+		if r.End.needsSide() {
+			return invalid("end_by", "a game ended by %s must say which side", r.End)
+		}
+		return invalid("end_by", "a game ended by %s has no side that ended it", r.End)
+	}
+	if len(r.Dead) > 0 && r.End != EndScore {
+		return invalid("dead", "dead stones are agreed only in counted games, not %s", r.End)
+	}
+	p := r.Penalties
+	if p.BlackWarnings < 0 || p.WhiteWarnings < 0 || p.BlackOvertime < 0 || p.WhiteOvertime < 0 {
+		return invalid("penalties", "penalty counts must not be negative")
+	}
+	return nil
+}
+
+// Judge decides a record completely: it checks the fields, replays every
+// move, counts the final position when the game ended by counting (with
+// the agreed dead stones), and compares the outcome with the claimed
+// result. Errors: *InvalidRecordError (naming the field), *MoveError (the
+// first illegal move), *ResultMismatchError (claimed and computed).
+func Judge(r *Record) (Verdict, error) {
+	if err := r.validate(); err != nil {
+		return Verdict{}, err
+	}
+	claimed, hasClaim, err := ParseResult(r.Result)
+	if err != nil {
+		return Verdict{}, invalid("result", "%v", err)
+	}
+	g := gamePool.Get().(*Game)
+	defer func() {
+		g.setup = nil // do not keep the record alive in the pool
+		gamePool.Put(g)
+	}()
+	if _, err := g.replay(r); err != nil {
+		return Verdict{}, err
+	}
+	v := Verdict{End: r.End, Moves: g.MoveCount()}
+	var computed Result
+	if at, ok := g.Cycle(); ok {
+		v.Cycle, v.End = at, EndVoid
+		computed = Result{End: EndVoid}
+		if r.Rules.CycleDraw {
+			v.End, computed.End = EndDraw, EndDraw
+		}
+		if r.End != v.End && !hasClaim {
+			return Verdict{}, &ResultMismatchError{Claimed: string(r.End), Computed: computed.String()}
+		}
+	} else {
+		switch r.End {
+		case EndScore:
+			s, err := ScorePosition(&g.board, ScoreParams{Rules: r.Rules, Komi: r.Komi, Handicap: r.Handicap, Dead: r.Dead, Penalties: r.Penalties})
+			if err != nil {
+				return Verdict{}, err
+			}
+			v.Score, computed = s, s.Result
+		case EndDraw, EndVoid:
+			computed = Result{End: r.End}
+		default:
+			computed = Result{Winner: r.EndBy.Opponent(), End: r.End}
+		}
+	}
+	if hasClaim && !claimed.agrees(computed) {
+		return Verdict{}, &ResultMismatchError{Claimed: strings.TrimSpace(r.Result), Computed: computed.String()}
+	}
+	v.Winner, v.Margin, v.Result = computed.Winner, computed.Margin, computed.String()
+	return v, nil
+}
+
+// Score counts the final position of the record with its agreed dead
+// stones under its rules (whatever its end), for tools that ask "what
+// would the count say".
+func (r *Record) Score() (*Score, error) {
+	g, err := Replay(r)
+	if err != nil {
+		return nil, err
+	}
+	return ScorePosition(&g.board, ScoreParams{Rules: r.Rules, Komi: r.Komi, Handicap: r.Handicap, Dead: r.Dead, Penalties: r.Penalties})
+}

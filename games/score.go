@@ -1,0 +1,339 @@
+package games
+
+// Penalties are the penalised events of a game, per side (rules.md §6.1
+// warnings, §6.3 Ing overtime periods).
+type Penalties struct {
+	BlackWarnings int `json:"black_warnings,omitempty"`
+	WhiteWarnings int `json:"white_warnings,omitempty"`
+	BlackOvertime int `json:"black_overtime,omitempty"` // overtime periods taken
+	WhiteOvertime int `json:"white_overtime,omitempty"`
+}
+
+// ScoreParams is what counting needs besides the position.
+type ScoreParams struct {
+	Rules     Ruleset
+	Komi      float64
+	Handicap  int
+	Dead      []Point // agreed dead stones; a chain lives or dies whole
+	Penalties Penalties
+}
+
+// SideScore is one side's part of a count.
+type SideScore struct {
+	Stones    int     `json:"stones"`    // live stones on the board
+	Territory int     `json:"territory"` // empty points (also under dead stones) surrounded only by this side; under territory scoring, not in seki
+	Prisoners int     `json:"prisoners"` // stones captured in play plus dead stones removed at the end
+	Dame      float64 `json:"dame"`      // area scoring: this side's half of the dame
+	Penalty   float64 `json:"penalty"`   // points lost to penalties
+	Score     float64 `json:"score"`     // area: stones+territory+dame; territory: territory+prisoners
+}
+
+// Score is a counted position.
+type Score struct {
+	Scoring      Scoring   `json:"-"`
+	Black        SideScore `json:"black"`
+	White        SideScore `json:"white"`
+	Dame         int       `json:"dame"` // empty points that are no one's territory (seki liberties included)
+	Seki         int       `json:"seki"` // territory scoring: eye points of groups in seki, counted for no one
+	Dead         []Point   `json:"dead"` // every dead stone removed, in board order
+	Komi         float64   `json:"komi"`
+	Compensation float64   `json:"compensation"` // points to White for the handicap stones
+	// Margin is Black's lead in points after komi, compensation and
+	// penalties; negative when White leads.
+	Margin float64 `json:"margin"`
+	Result Result  `json:"-"`
+}
+
+// MarginStones is the margin in stones (area scoring: one stone is two
+// points, so ¾ stone is 1.5 points).
+func (s *Score) MarginStones() float64 { return s.Margin / 2 }
+
+// bigEyeSpace is decided: in seki detection, a single surrounded area of
+// at least this many points is enough room for two eyes, so a group owning
+// it is not in seki. Seki eyes are one or two points in practice.
+const bigEyeSpace = 7
+
+// ScorePosition counts the position b with the agreed dead stones removed.
+// Area scoring (Chinese, Ing, QQ) counts live stones and surrounded points,
+// dame split half and half; territory scoring counts surrounded points not
+// in seki plus prisoners. Komi, handicap compensation and penalties go
+// into Margin; the result follows the ruleset (a tie is a draw or goes to
+// Rules.TieWinner; warnings up to Rules.WarningsToLose lose by forfeit).
+func ScorePosition(b *Board, sp ScoreParams) (*Score, error) {
+	if err := sp.Rules.Validate(); err != nil {
+		return nil, err
+	}
+	if !halfPoints(sp.Komi) {
+		return nil, invalid("komi", "komi %v is not a whole or half point", sp.Komi)
+	}
+	s := &Score{Scoring: sp.Rules.Scoring, Komi: sp.Komi, Compensation: compensation(sp.Rules, sp.Handicap)}
+	col := b.color
+	for _, p := range sp.Dead {
+		i := b.idx(p)
+		if i == 0 || !isStone(b.color[i]) {
+			return nil, invalid("dead", "no stone on %s to mark dead", p)
+		}
+		if col[i] == Empty {
+			continue // its chain is already marked
+		}
+		h := b.head[i]
+		for st := h; ; {
+			col[st] = Empty
+			if st = b.next[st]; st == h {
+				break
+			}
+		}
+		dead := int(b.count[h])
+		if b.color[h] == Black {
+			s.White.Prisoners += dead
+		} else {
+			s.Black.Prisoners += dead
+		}
+	}
+	for y := 0; y < b.size; y++ {
+		for x := 0; x < b.size; x++ {
+			i := b.index(x, y)
+			if isStone(b.color[i]) && col[i] == Empty {
+				s.Dead = append(s.Dead, Point{x, y})
+			}
+		}
+	}
+
+	var rg regions
+	rg.find(b, &col)
+	var seki []bool
+	if sp.Rules.Scoring == ScoringTerritory {
+		seki = rg.sekiRegions(b, &col)
+	}
+	for r := range rg.n {
+		switch rg.touch[r] {
+		case touchBlack, touchWhite:
+			if seki != nil && seki[r] {
+				s.Seki += rg.size[r]
+				continue
+			}
+			if rg.touch[r] == touchBlack {
+				s.Black.Territory += rg.size[r]
+			} else {
+				s.White.Territory += rg.size[r]
+			}
+		default:
+			s.Dame += rg.size[r]
+		}
+	}
+	for y := 0; y < b.size; y++ {
+		for x := 0; x < b.size; x++ {
+			if c := col[b.index(x, y)]; isStone(c) {
+				s.side(c).Stones++
+			}
+		}
+	}
+	s.Black.Prisoners += b.captured[Black]
+	s.White.Prisoners += b.captured[White]
+	s.Black.Penalty = float64(sp.Penalties.BlackWarnings)*sp.Rules.WarningPenalty + float64(sp.Penalties.BlackOvertime)*sp.Rules.OvertimePenalty
+	s.White.Penalty = float64(sp.Penalties.WhiteWarnings)*sp.Rules.WarningPenalty + float64(sp.Penalties.WhiteOvertime)*sp.Rules.OvertimePenalty
+	for _, side := range []*SideScore{&s.Black, &s.White} {
+		if sp.Rules.Scoring == ScoringArea {
+			side.Dame = float64(s.Dame) / 2
+			side.Score = float64(side.Stones+side.Territory) + side.Dame
+		} else {
+			side.Score = float64(side.Territory + side.Prisoners)
+		}
+	}
+	s.settle(sp.Rules, sp.Penalties)
+	return s, nil
+}
+
+// settle turns the two counts into the margin and the result: Black's
+// count less White's, less komi and handicap compensation, with penalties
+// taken from each side.
+func (s *Score) settle(r Ruleset, pen Penalties) {
+	s.Margin = s.Black.Score - s.White.Score - s.Komi - s.Compensation - s.Black.Penalty + s.White.Penalty
+	s.Result = outcome(r, s.Margin, pen)
+}
+
+func (s *Score) side(c Color) *SideScore {
+	if c == Black {
+		return &s.Black
+	}
+	return &s.White
+}
+
+// outcome turns Black's margin into a result under r.
+func outcome(r Ruleset, margin float64, pen Penalties) Result {
+	if r.WarningsToLose > 0 {
+		bl, wl := pen.BlackWarnings >= r.WarningsToLose, pen.WhiteWarnings >= r.WarningsToLose
+		switch {
+		case bl && wl:
+			return Result{End: EndVoid}
+		case bl:
+			return Result{Winner: White, End: EndForfeit}
+		case wl:
+			return Result{Winner: Black, End: EndForfeit}
+		}
+	}
+	res := Result{End: EndScore}
+	switch {
+	case margin > 0:
+		res.Winner, res.Margin = Black, margin
+	case margin < 0:
+		res.Winner, res.Margin = White, -margin
+	default:
+		res.Winner = r.TieWinner
+	}
+	return res
+}
+
+// Who borders an empty region.
+const (
+	touchBlack = 1 << iota
+	touchWhite
+)
+
+// regions are the connected empty areas of a position (dead stones
+// already lifted): region[i] is the region of empty index i, minus one.
+type regions struct {
+	region [maxIndex]int16
+	n      int
+	size   []int
+	touch  []uint8
+}
+
+func (rg *regions) find(b *Board, col *[maxIndex]Color) {
+	var stack [maxIndex]int16
+	d := b.dirs()
+	for y := 0; y < b.size; y++ {
+		for x := 0; x < b.size; x++ {
+			start := b.index(x, y)
+			if col[start] != Empty || rg.region[start] != 0 {
+				continue
+			}
+			id := int16(rg.n + 1)
+			rg.n++
+			rg.size = append(rg.size, 0)
+			rg.touch = append(rg.touch, 0)
+			rg.region[start] = id
+			sp := 0
+			stack[sp] = start
+			sp++
+			for sp > 0 {
+				sp--
+				i := stack[sp]
+				rg.size[id-1]++
+				for k := 0; k < 4; k++ {
+					q := i + d[k]
+					switch col[q] {
+					case Empty:
+						if rg.region[q] == 0 {
+							rg.region[q] = id
+							stack[sp] = q
+							sp++
+						}
+					case Black:
+						rg.touch[id-1] |= touchBlack
+					case White:
+						rg.touch[id-1] |= touchWhite
+					}
+				}
+			}
+		}
+	}
+}
+
+// sekiRegions marks the one-colour regions that are eyes of groups in
+// seki. Live chains are joined into groups when they border the same
+// one-colour region or share a liberty (playing there would connect
+// them). A group has as many eyes as one-colour regions it borders, a
+// region of bigEyeSpace points or more counting as two. Two groups of
+// opposite colours, each with fewer than two eyes, that share a liberty
+// are in seki: they live only because neither side can approach. This
+// covers the usual shapes (two shared liberties and no eyes; one eye each
+// and shared liberties); exotic ones (hanezeki, cycles) are not seen.
+func (rg *regions) sekiRegions(b *Board, col *[maxIndex]Color) []bool {
+	var parent [maxIndex]int16
+	find := func(i int16) int16 {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	union := func(a, c int16) {
+		if ra, rc := find(a), find(c); ra != rc {
+			parent[ra] = rc
+		}
+	}
+	live := func(i int16) bool { return isStone(col[i]) }
+	for i := range parent {
+		parent[i] = int16(i)
+	}
+	d := b.dirs()
+	regionHead := make([]int16, rg.n) // a live chain bordering each region
+	for y := 0; y < b.size; y++ {
+		for x := 0; x < b.size; x++ {
+			i := b.index(x, y)
+			if col[i] != Empty {
+				continue
+			}
+			r := rg.region[i] - 1
+			var around [3]int16 // a chain of each colour met around i
+			for k := 0; k < 4; k++ {
+				q := i + d[k]
+				if !live(q) {
+					continue
+				}
+				h := b.head[q]
+				c := col[q]
+				if around[c] != 0 {
+					union(around[c], h)
+				}
+				around[c] = h
+				if rg.touch[r] != touchBlack|touchWhite {
+					if regionHead[r] != 0 {
+						union(regionHead[r], h)
+					}
+					regionHead[r] = h
+				}
+			}
+		}
+	}
+	eyes := make(map[int16]int)
+	for r := range rg.n {
+		if h := regionHead[r]; h != 0 && rg.touch[r] != touchBlack|touchWhite {
+			e := 1
+			if rg.size[r] >= bigEyeSpace {
+				e = 2
+			}
+			eyes[find(h)] += e
+		}
+	}
+	inSeki := make(map[int16]bool)
+	for y := 0; y < b.size; y++ {
+		for x := 0; x < b.size; x++ {
+			i := b.index(x, y)
+			if col[i] != Empty || rg.touch[rg.region[i]-1] != touchBlack|touchWhite {
+				continue
+			}
+			var weak [3][]int16
+			for k := 0; k < 4; k++ {
+				if q := i + d[k]; live(q) {
+					if u := find(b.head[q]); eyes[u] < 2 {
+						weak[col[q]] = append(weak[col[q]], u)
+					}
+				}
+			}
+			if len(weak[Black]) > 0 && len(weak[White]) > 0 {
+				for _, u := range append(weak[Black], weak[White]...) {
+					inSeki[u] = true
+				}
+			}
+		}
+	}
+	seki := make([]bool, rg.n)
+	for r := range rg.n {
+		if h := regionHead[r]; h != 0 && inSeki[find(h)] {
+			seki[r] = true
+		}
+	}
+	return seki
+}

@@ -1,0 +1,177 @@
+package playerdb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
+
+	"github.com/weiqi-platform/rank/players"
+)
+
+// Collection names.
+const (
+	Accounts = "accounts"
+	Tokens   = "tokens"
+)
+
+// Store is a players.Store on a Mongo database.
+type Store struct {
+	accounts *mongo.Collection
+	tokens   *mongo.Collection
+}
+
+var _ players.Store = (*Store)(nil)
+
+// New returns a Store on db after making sure its indexes exist.
+func New(ctx context.Context, db *mongo.Database) (*Store, error) {
+	s := &Store{accounts: db.Collection(Accounts), tokens: db.Collection(Tokens)}
+	// The _id indexes make usernames and token hashes unique; these serve
+	// a player's tokens (revoking all of them) and clearing expired ones.
+	// One call per index: FerretDB v1 panics on a createIndexes of several
+	// indexes that already exist. No TTL index: FerretDB v1 has none, so
+	// expired tokens are refused by players.Service and purged by a job.
+	for _, m := range []mongo.IndexModel{
+		{Keys: bson.D{{Key: "username", Value: 1}}, Options: options.Index().SetName("username")},
+		{Keys: bson.D{{Key: "expires_at", Value: 1}}, Options: options.Index().SetName("expires_at")},
+	} {
+		if _, err := s.tokens.Indexes().CreateOne(ctx, m); err != nil {
+			return nil, wrap("create token indexes", err)
+		}
+	}
+	return s, nil
+}
+
+// accountDoc is the stored form of players.Account.
+type accountDoc struct {
+	Username     string    `bson:"_id"`
+	Role         string    `bson:"role"`
+	PasswordHash string    `bson:"password_hash"`
+	CreatedAt    time.Time `bson:"created_at"`
+	CreatedBy    string    `bson:"created_by,omitempty"`
+}
+
+func toAccountDoc(a players.Account) accountDoc {
+	return accountDoc{Username: a.Username, Role: string(a.Role), PasswordHash: a.PasswordHash, CreatedAt: a.CreatedAt.UTC(), CreatedBy: a.CreatedBy}
+}
+
+func (d accountDoc) account() players.Account {
+	return players.Account{Username: d.Username, Role: players.Role(d.Role), PasswordHash: d.PasswordHash, CreatedAt: d.CreatedAt.UTC(), CreatedBy: d.CreatedBy}
+}
+
+// tokenDoc is the stored form of players.Token.
+type tokenDoc struct {
+	Hash      string     `bson:"_id"`
+	Username  string     `bson:"username"`
+	Role      string     `bson:"role"`
+	IssuedAt  time.Time  `bson:"issued_at"`
+	ExpiresAt time.Time  `bson:"expires_at"`
+	RevokedAt *time.Time `bson:"revoked_at,omitempty"`
+}
+
+func toTokenDoc(t players.Token) tokenDoc {
+	d := tokenDoc{Hash: t.Hash, Username: t.Username, Role: string(t.Role), IssuedAt: t.IssuedAt.UTC(), ExpiresAt: t.ExpiresAt.UTC()}
+	if !t.RevokedAt.IsZero() {
+		r := t.RevokedAt.UTC()
+		d.RevokedAt = &r
+	}
+	return d
+}
+
+func (d tokenDoc) token() players.Token {
+	t := players.Token{Hash: d.Hash, Username: d.Username, Role: players.Role(d.Role), IssuedAt: d.IssuedAt.UTC(), ExpiresAt: d.ExpiresAt.UTC()}
+	if d.RevokedAt != nil {
+		t.RevokedAt = d.RevokedAt.UTC()
+	}
+	return t
+}
+
+// CreateAccount implements players.Store.
+func (s *Store) CreateAccount(ctx context.Context, a players.Account) error {
+	_, err := s.accounts.InsertOne(ctx, toAccountDoc(a))
+	if mongo.IsDuplicateKeyError(err) {
+		return fmt.Errorf("%w: %q", players.ErrUsernameTaken, a.Username)
+	}
+	return wrap("create account", err)
+}
+
+// Account implements players.Store.
+func (s *Store) Account(ctx context.Context, username string) (players.Account, error) {
+	var d accountDoc
+	err := s.accounts.FindOne(ctx, bson.D{{Key: "_id", Value: username}}).Decode(&d)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return players.Account{}, fmt.Errorf("account %q: %w", username, players.ErrNotFound)
+	}
+	if err != nil {
+		return players.Account{}, wrap("read account", err)
+	}
+	return d.account(), nil
+}
+
+// CreateToken implements players.Store.
+func (s *Store) CreateToken(ctx context.Context, t players.Token) error {
+	_, err := s.tokens.InsertOne(ctx, toTokenDoc(t))
+	if mongo.IsDuplicateKeyError(err) {
+		return players.ErrTokenTaken
+	}
+	return wrap("create token", err)
+}
+
+// Token implements players.Store.
+func (s *Store) Token(ctx context.Context, hash string) (players.Token, error) {
+	var d tokenDoc
+	err := s.tokens.FindOne(ctx, bson.D{{Key: "_id", Value: hash}}).Decode(&d)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return players.Token{}, players.ErrNotFound
+	}
+	if err != nil {
+		return players.Token{}, wrap("read token", err)
+	}
+	return d.token(), nil
+}
+
+// RevokeToken implements players.Store. One conditional update: the first
+// revocation time is kept, and a second call changes nothing.
+func (s *Store) RevokeToken(ctx context.Context, hash string, at time.Time) error {
+	res, err := s.tokens.UpdateOne(ctx,
+		bson.D{{Key: "_id", Value: hash}, {Key: "revoked_at", Value: bson.D{{Key: "$exists", Value: false}}}},
+		bson.D{{Key: "$set", Value: bson.D{{Key: "revoked_at", Value: at.UTC()}}}})
+	if err != nil {
+		return wrap("revoke token", err)
+	}
+	if res.MatchedCount == 1 {
+		return nil
+	}
+	// Either already revoked (fine) or absent.
+	n, err := s.tokens.CountDocuments(ctx, bson.D{{Key: "_id", Value: hash}})
+	if err != nil {
+		return wrap("revoke token", err)
+	}
+	if n == 0 {
+		return players.ErrNotFound
+	}
+	return nil
+}
+
+// wrap keeps the driver error for logs and marks network trouble as
+// players.ErrUnavailable, which api shows as 503 without the driver text.
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if unavailable(err) {
+		return fmt.Errorf("playerdb: %s: %w: %w", op, players.ErrUnavailable, err)
+	}
+	return fmt.Errorf("playerdb: %s: %w", op, err)
+}
+
+func unavailable(err error) bool {
+	var sel topology.ServerSelectionError
+	return mongo.IsNetworkError(err) || mongo.IsTimeout(err) || errors.As(err, &sel) ||
+		errors.Is(err, mongo.ErrClientDisconnected) || errors.Is(err, context.DeadlineExceeded)
+}

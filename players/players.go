@@ -1,0 +1,161 @@
+package players
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Role is what an account may do on the platform.
+type Role string
+
+// The roles. A player registers; the others are created by an admin.
+const (
+	RolePlayer  Role = "player"
+	RoleTeacher Role = "teacher"
+	RoleAdmin   Role = "admin"
+	RoleServer  Role = "server" // an online play server's service account: submits games
+)
+
+// Roles lists every role, in the order documentation shows them.
+var Roles = []Role{RolePlayer, RoleTeacher, RoleAdmin, RoleServer}
+
+// CreatableRoles are the roles an admin may give a new account; players
+// register themselves.
+var CreatableRoles = []Role{RoleServer, RoleTeacher, RoleAdmin}
+
+// Valid reports whether r is one of the roles.
+func (r Role) Valid() bool {
+	for _, x := range Roles {
+		if r == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Account is a stored account. Username is the case-folded key (see
+// NormalizeUsername).
+type Account struct {
+	Username     string
+	Role         Role
+	PasswordHash string // PHC string, see HashPassword
+	CreatedAt    time.Time
+	CreatedBy    string // username of the admin who created it; "" when registered or bootstrapped
+}
+
+// Principal is the authenticated caller of a request.
+type Principal struct {
+	Username string
+	Role     Role
+}
+
+// Is reports whether the caller has one of the roles.
+func (p Principal) Is(roles ...Role) bool {
+	for _, r := range roles {
+		if p.Role == r {
+			return true
+		}
+	}
+	return false
+}
+
+// Token is a stored bearer token. Only the hash of the token is kept, so a
+// copy of the store does not give anyone a session.
+type Token struct {
+	Hash      string // TokenHash of the secret
+	Username  string
+	Role      Role // the account's role when issued; a role change must revoke tokens
+	IssuedAt  time.Time
+	ExpiresAt time.Time
+	RevokedAt time.Time // zero while valid
+}
+
+// IssuedToken is a new token as given to its owner: the only time the
+// secret is seen.
+type IssuedToken struct {
+	Secret    string
+	ExpiresAt time.Time
+}
+
+// Store keeps accounts and tokens. Implementations map their driver's errors
+// to the sentinels below (ErrUsernameTaken, ErrNotFound, ErrUnavailable).
+type Store interface {
+	// CreateAccount stores a new account; ErrUsernameTaken if the username
+	// exists.
+	CreateAccount(ctx context.Context, a Account) error
+	// Account returns the account; ErrNotFound if there is none.
+	Account(ctx context.Context, username string) (Account, error)
+	// CreateToken stores a token; ErrTokenTaken if the hash exists.
+	CreateToken(ctx context.Context, t Token) error
+	// Token returns the token with this hash; ErrNotFound if there is none.
+	// Expired and revoked tokens are returned too: the caller decides.
+	Token(ctx context.Context, hash string) (Token, error)
+	// RevokeToken marks the token revoked at the given time unless it
+	// already is (the first revocation time stays); ErrNotFound if there
+	// is no such token.
+	RevokeToken(ctx context.Context, hash string, at time.Time) error
+}
+
+// Limiter counts attempts in fixed windows aligned on the Unix epoch, so
+// that every replica agrees on a window without talking to the others.
+type Limiter interface {
+	// Hit counts one attempt for key in the window of the given length that
+	// contains now, and returns how many attempts that window holds.
+	Hit(ctx context.Context, key string, now time.Time, window time.Duration) (int64, error)
+	// Reset forgets the attempts for key in the window that contains now.
+	Reset(ctx context.Context, key string, now time.Time, window time.Duration) error
+}
+
+// Sentinels. Typed errors below unwrap to them; api maps them to HTTP.
+var (
+	ErrInvalid            = errors.New("invalid input")
+	ErrNotFound           = errors.New("not found")
+	ErrUsernameTaken      = errors.New("username taken")
+	ErrTokenTaken         = errors.New("token hash taken")
+	ErrInvalidCredentials = errors.New("wrong username or password")
+	ErrUnauthenticated    = errors.New("token unknown, expired or revoked")
+	ErrForbidden          = errors.New("not allowed for this caller")
+	ErrRateLimited        = errors.New("too many attempts")
+	ErrUnavailable        = errors.New("store unavailable")
+)
+
+// FieldError says which input field is wrong and why. It unwraps to
+// ErrInvalid.
+type FieldError struct {
+	Field  string
+	Reason string
+}
+
+func (e *FieldError) Error() string { return fmt.Sprintf("%s: %s", e.Field, e.Reason) }
+
+// Unwrap makes errors.Is(err, ErrInvalid) true.
+func (e *FieldError) Unwrap() error { return ErrInvalid }
+
+// RateLimitError says which limit was hit and when to try again. It
+// unwraps to ErrRateLimited.
+type RateLimitError struct {
+	Scope      string // "account" or "address"
+	RetryAfter time.Duration
+}
+
+func (e *RateLimitError) Error() string {
+	return fmt.Sprintf("too many login attempts for this %s; retry in %s", e.Scope, e.RetryAfter.Round(time.Second))
+}
+
+// Unwrap makes errors.Is(err, ErrRateLimited) true.
+func (e *RateLimitError) Unwrap() error { return ErrRateLimited }
+
+// ForbiddenError says what the caller lacked. It unwraps to ErrForbidden.
+type ForbiddenError struct {
+	Need []Role
+	Have Role
+}
+
+func (e *ForbiddenError) Error() string {
+	return fmt.Sprintf("needs role %v, caller is %q", e.Need, e.Have)
+}
+
+// Unwrap makes errors.Is(err, ErrForbidden) true.
+func (e *ForbiddenError) Unwrap() error { return ErrForbidden }

@@ -1,0 +1,185 @@
+package playertest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/weiqi-platform/rank/players"
+)
+
+// Run checks that stores made by newStore keep the players.Store contract.
+// Each subtest gets a fresh, empty store.
+func Run(t *testing.T, newStore func(t *testing.T) players.Store) {
+	for _, tc := range []struct {
+		name string
+		run  func(t *testing.T, s players.Store)
+	}{
+		{"AccountRoundTrip", accountRoundTrip},
+		{"AccountNotFound", accountNotFound},
+		{"DuplicateUsername", duplicateUsername},
+		{"ConcurrentCreateOneWins", concurrentCreate},
+		{"TokenRoundTrip", tokenRoundTrip},
+		{"TokenNotFoundAndDuplicate", tokenNotFoundAndDuplicate},
+		{"RevokeKeepsFirstTime", revokeKeepsFirstTime},
+		{"RevokeUnknown", revokeUnknown},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
+	}
+}
+
+// t0 is a fixed instant with sub-millisecond digits: stores keep times to
+// the millisecond (BSON dates), so callers give them whole milliseconds.
+var t0 = time.Date(2026, 3, 1, 12, 30, 45, 123_000_000, time.UTC)
+
+func account(name string, role players.Role) players.Account {
+	return players.Account{Username: name, Role: role, PasswordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$a2V5", CreatedAt: t0, CreatedBy: "root"}
+}
+
+func accountRoundTrip(t *testing.T, s players.Store) {
+	ctx := context.Background()
+	for _, want := range []players.Account{
+		account("alice", players.RolePlayer),
+		account("go-server", players.RoleServer),
+		{Username: "root", Role: players.RoleAdmin, PasswordHash: "h", CreatedAt: t0.Add(time.Hour)},
+	} {
+		if err := s.CreateAccount(ctx, want); err != nil {
+			t.Fatalf("CreateAccount(%s): %v", want.Username, err)
+		}
+		got, err := s.Account(ctx, want.Username)
+		if err != nil {
+			t.Fatalf("Account(%s): %v", want.Username, err)
+		}
+		if got != want {
+			t.Errorf("Account(%s) = %+v, want %+v", want.Username, got, want)
+		}
+	}
+}
+
+func accountNotFound(t *testing.T, s players.Store) {
+	_, err := s.Account(context.Background(), "nobody")
+	if !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("Account(nobody) err = %v, want ErrNotFound", err)
+	}
+}
+
+func duplicateUsername(t *testing.T, s players.Store) {
+	ctx := context.Background()
+	first := account("bob", players.RolePlayer)
+	if err := s.CreateAccount(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	second := account("bob", players.RoleAdmin)
+	second.PasswordHash = "other"
+	if err := s.CreateAccount(ctx, second); !errors.Is(err, players.ErrUsernameTaken) {
+		t.Fatalf("second CreateAccount err = %v, want ErrUsernameTaken", err)
+	}
+	got, err := s.Account(ctx, "bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != first {
+		t.Fatalf("refused create changed the account: %+v, want %+v", got, first)
+	}
+}
+
+func concurrentCreate(t *testing.T, s players.Store) {
+	const n = 8
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() {
+			a := account("carol", players.RolePlayer)
+			a.PasswordHash = fmt.Sprint("h", i)
+			errs[i] = s.CreateAccount(context.Background(), a)
+		})
+	}
+	wg.Wait()
+	won := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			won++
+		case !errors.Is(err, players.ErrUsernameTaken):
+			t.Errorf("create %d: %v, want nil or ErrUsernameTaken", i, err)
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d concurrent creates of one username succeeded, want exactly 1", won)
+	}
+}
+
+func token(hash, user string) players.Token {
+	return players.Token{Hash: hash, Username: user, Role: players.RolePlayer, IssuedAt: t0, ExpiresAt: t0.Add(24 * time.Hour)}
+}
+
+func tokenRoundTrip(t *testing.T, s players.Store) {
+	ctx := context.Background()
+	want := token("h1", "alice")
+	if err := s.CreateToken(ctx, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Token(ctx, "h1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Fatalf("Token = %+v, want %+v", got, want)
+	}
+}
+
+func tokenNotFoundAndDuplicate(t *testing.T, s players.Store) {
+	ctx := context.Background()
+	if _, err := s.Token(ctx, "absent"); !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("Token(absent) err = %v, want ErrNotFound", err)
+	}
+	if err := s.CreateToken(ctx, token("h2", "alice")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateToken(ctx, token("h2", "mallory")); !errors.Is(err, players.ErrTokenTaken) {
+		t.Fatalf("duplicate CreateToken err = %v, want ErrTokenTaken", err)
+	}
+	got, err := s.Token(ctx, "h2")
+	if err != nil || got.Username != "alice" {
+		t.Fatalf("Token(h2) = %+v, %v; want alice's, unchanged", got, err)
+	}
+}
+
+func revokeKeepsFirstTime(t *testing.T, s players.Store) {
+	ctx := context.Background()
+	for _, h := range []string{"h3", "other"} {
+		if err := s.CreateToken(ctx, token(h, "alice")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first, second := t0.Add(time.Minute), t0.Add(2*time.Minute)
+	if err := s.RevokeToken(ctx, "h3", first); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RevokeToken(ctx, "h3", second); err != nil {
+		t.Fatalf("second revoke: %v, want nil (idempotent)", err)
+	}
+	got, err := s.Token(ctx, "h3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.RevokedAt.Equal(first) {
+		t.Fatalf("RevokedAt = %v, want the first revocation %v", got.RevokedAt, first)
+	}
+	other, err := s.Token(ctx, "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !other.RevokedAt.IsZero() {
+		t.Fatalf("revoking h3 revoked another token too: %+v", other)
+	}
+}
+
+func revokeUnknown(t *testing.T, s players.Store) {
+	if err := s.RevokeToken(context.Background(), "absent", t0); !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("RevokeToken(absent) err = %v, want ErrNotFound", err)
+	}
+}

@@ -1,0 +1,278 @@
+package players
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Defaults of Config, decided: a token lasts a day; login allows 10 tries
+// per account and 100 per address, and registration 30 per address, in
+// each 15-minute window. A successful login clears its account's count.
+const (
+	DefaultTokenTTL             = 24 * time.Hour
+	DefaultLoginLimitAccount    = 10
+	DefaultLoginLimitAddress    = 100
+	DefaultRegisterLimitAddress = 30
+	DefaultLimitWindow          = 15 * time.Minute
+)
+
+// Config tunes a Service. Zero fields take the defaults above.
+type Config struct {
+	TokenTTL             time.Duration
+	LoginLimitAccount    int64
+	LoginLimitAddress    int64
+	RegisterLimitAddress int64
+	LimitWindow          time.Duration
+	Now                  func() time.Time // the clock; time.Now when nil
+}
+
+func (c Config) withDefaults() Config {
+	if c.TokenTTL <= 0 {
+		c.TokenTTL = DefaultTokenTTL
+	}
+	if c.LoginLimitAccount <= 0 {
+		c.LoginLimitAccount = DefaultLoginLimitAccount
+	}
+	if c.LoginLimitAddress <= 0 {
+		c.LoginLimitAddress = DefaultLoginLimitAddress
+	}
+	if c.RegisterLimitAddress <= 0 {
+		c.RegisterLimitAddress = DefaultRegisterLimitAddress
+	}
+	if c.LimitWindow <= 0 {
+		c.LimitWindow = DefaultLimitWindow
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}
+
+// Service is the accounts use-case layer: register, log in and out,
+// authenticate a token, create accounts as an admin.
+type Service struct {
+	store   Store
+	limiter Limiter
+	cfg     Config
+}
+
+// NewService returns a Service on the store. The limiter may be nil only
+// for tools that never log in or register (rankctl admin create): those
+// calls then fail rather than run unlimited.
+func NewService(store Store, limiter Limiter, cfg Config) *Service {
+	return &Service{store: store, limiter: limiter, cfg: cfg.withDefaults()}
+}
+
+// TokenTTL is how long issued tokens last.
+func (s *Service) TokenTTL() time.Duration { return s.cfg.TokenTTL }
+
+var errNoLimiter = errors.New("players: no rate limiter configured")
+
+// Register creates a player account and logs it in. addr is the caller's
+// network address, for the registration rate limit.
+func (s *Service) Register(ctx context.Context, username, password, addr string) (Account, IssuedToken, error) {
+	name, err := NormalizeUsername(username)
+	if err != nil {
+		return Account{}, IssuedToken{}, err
+	}
+	if err := CheckPassword(name, password); err != nil {
+		return Account{}, IssuedToken{}, err
+	}
+	if err := s.limit(ctx, "register:address:"+addr, "address", s.cfg.RegisterLimitAddress); err != nil {
+		return Account{}, IssuedToken{}, err
+	}
+	a, err := s.create(ctx, name, password, RolePlayer, "")
+	if err != nil {
+		return Account{}, IssuedToken{}, err
+	}
+	tok, err := s.issue(ctx, a)
+	return a, tok, err
+}
+
+// Login checks the password and issues a token. Attempts are limited per
+// account and per address (see Config); when Redis is unreachable login is
+// refused rather than left unlimited.
+func (s *Service) Login(ctx context.Context, username, password, addr string) (IssuedToken, error) {
+	// A malformed name is just a wrong one: say nothing about the rules.
+	name, nerr := NormalizeUsername(username)
+	if nerr != nil {
+		name = username
+	}
+	accountKey := "login:account:" + name
+	if err := s.limit(ctx, accountKey, "account", s.cfg.LoginLimitAccount); err != nil {
+		return IssuedToken{}, err
+	}
+	if err := s.limit(ctx, "login:address:"+addr, "address", s.cfg.LoginLimitAddress); err != nil {
+		return IssuedToken{}, err
+	}
+	var a Account
+	var err error
+	if nerr == nil {
+		a, err = s.store.Account(ctx, name)
+	} else {
+		err = ErrNotFound
+	}
+	switch {
+	case errors.Is(err, ErrNotFound):
+		// Spend the same time as for a real account, so timing does not
+		// tell which usernames exist.
+		_, _ = VerifyPassword(dummyHash(), password)
+		return IssuedToken{}, ErrInvalidCredentials
+	case err != nil:
+		return IssuedToken{}, err
+	}
+	ok, err := VerifyPassword(a.PasswordHash, password)
+	if err != nil {
+		return IssuedToken{}, fmt.Errorf("account %q: %w", a.Username, err)
+	}
+	if !ok {
+		return IssuedToken{}, ErrInvalidCredentials
+	}
+	if err := s.limiter.Reset(ctx, accountKey, s.cfg.Now(), s.cfg.LimitWindow); err != nil {
+		return IssuedToken{}, err
+	}
+	return s.issue(ctx, a)
+}
+
+// limit counts one attempt under key and refuses it past max.
+func (s *Service) limit(ctx context.Context, key, scope string, max int64) error {
+	if s.limiter == nil {
+		return errNoLimiter
+	}
+	now := s.cfg.Now()
+	n, err := s.limiter.Hit(ctx, key, now, s.cfg.LimitWindow)
+	if err != nil {
+		return err
+	}
+	if n > max {
+		return &RateLimitError{Scope: scope, RetryAfter: windowEnd(now, s.cfg.LimitWindow).Sub(now)}
+	}
+	return nil
+}
+
+// windowEnd is the end of the epoch-aligned window of length w holding t.
+func windowEnd(t time.Time, w time.Duration) time.Time {
+	return t.Truncate(w).Add(w)
+}
+
+// Logout revokes the token.
+func (s *Service) Logout(ctx context.Context, secret string) error {
+	if !looksLikeToken(secret) {
+		return ErrUnauthenticated
+	}
+	err := s.store.RevokeToken(ctx, TokenHash(secret), s.cfg.Now())
+	if errors.Is(err, ErrNotFound) {
+		return ErrUnauthenticated
+	}
+	return err
+}
+
+// Authenticate returns the caller a token belongs to, or ErrUnauthenticated
+// when it is unknown, expired or revoked.
+func (s *Service) Authenticate(ctx context.Context, secret string) (Principal, error) {
+	if !looksLikeToken(secret) {
+		return Principal{}, ErrUnauthenticated
+	}
+	t, err := s.store.Token(ctx, TokenHash(secret))
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return Principal{}, ErrUnauthenticated
+	case err != nil:
+		return Principal{}, err
+	case !t.RevokedAt.IsZero(), !s.cfg.Now().Before(t.ExpiresAt):
+		return Principal{}, ErrUnauthenticated
+	}
+	return Principal{Username: t.Username, Role: t.Role}, nil
+}
+
+// CreateAccount makes a server, teacher or admin account; only an admin
+// may.
+func (s *Service) CreateAccount(ctx context.Context, by Principal, username, password string, role Role) (Account, error) {
+	if !by.Is(RoleAdmin) {
+		return Account{}, &ForbiddenError{Need: []Role{RoleAdmin}, Have: by.Role}
+	}
+	if !slices.Contains(CreatableRoles, role) {
+		return Account{}, &FieldError{Field: "role", Reason: fmt.Sprintf("must be one of %v, got %q", CreatableRoles, role)}
+	}
+	name, err := NormalizeUsername(username)
+	if err != nil {
+		return Account{}, err
+	}
+	if err := CheckPassword(name, password); err != nil {
+		return Account{}, err
+	}
+	return s.create(ctx, name, password, role, by.Username)
+}
+
+// EnsureAdmin creates the admin account unless it exists; an existing admin
+// is left as it is (its password is not reset), so running it at every
+// start is safe. It fails if the username belongs to a non-admin.
+func (s *Service) EnsureAdmin(ctx context.Context, username, password string) (created bool, err error) {
+	name, err := NormalizeUsername(username)
+	if err != nil {
+		return false, err
+	}
+	if err := CheckPassword(name, password); err != nil {
+		return false, err
+	}
+	// Two replicas starting together may race: the loser re-reads.
+	for range 2 {
+		a, err := s.store.Account(ctx, name)
+		switch {
+		case err == nil && a.Role == RoleAdmin:
+			return false, nil
+		case err == nil:
+			return false, fmt.Errorf("%w: %q is a %s account, not an admin", ErrUsernameTaken, name, a.Role)
+		case !errors.Is(err, ErrNotFound):
+			return false, err
+		}
+		_, err = s.create(ctx, name, password, RoleAdmin, "")
+		if !errors.Is(err, ErrUsernameTaken) {
+			return err == nil, err
+		}
+	}
+	return false, fmt.Errorf("%w: %q", ErrUsernameTaken, name)
+}
+
+func (s *Service) create(ctx context.Context, name, password string, role Role, by string) (Account, error) {
+	hash, err := HashPassword(password)
+	if err != nil {
+		return Account{}, err
+	}
+	a := Account{Username: name, Role: role, PasswordHash: hash, CreatedAt: s.now(), CreatedBy: by}
+	if err := s.store.CreateAccount(ctx, a); err != nil {
+		return Account{}, err
+	}
+	return a, nil
+}
+
+func (s *Service) issue(ctx context.Context, a Account) (IssuedToken, error) {
+	secret, err := newTokenSecret()
+	if err != nil {
+		return IssuedToken{}, err
+	}
+	now := s.now()
+	t := Token{Hash: TokenHash(secret), Username: a.Username, Role: a.Role, IssuedAt: now, ExpiresAt: now.Add(s.cfg.TokenTTL)}
+	if err := s.store.CreateToken(ctx, t); err != nil {
+		return IssuedToken{}, err
+	}
+	return IssuedToken{Secret: secret, ExpiresAt: t.ExpiresAt}, nil
+}
+
+// now is the clock in UTC to the millisecond, the precision stores keep.
+func (s *Service) now() time.Time { return s.cfg.Now().UTC().Truncate(time.Millisecond) }
+
+var dummy = sync.OnceValue(func() string {
+	h, err := HashPassword("not a password of anyone")
+	if err != nil {
+		panic(err)
+	}
+	return h
+})
+
+// dummyHash is verified against when an account does not exist.
+func dummyHash() string { return dummy() }

@@ -1,0 +1,352 @@
+package players_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/weiqi-platform/rank/internal/testsvc"
+	"github.com/weiqi-platform/rank/players"
+	"github.com/weiqi-platform/rank/players/playerdb"
+	"github.com/weiqi-platform/rank/players/playerredis"
+)
+
+// clock is a settable clock for the service.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
+
+// t0 is 10 minutes into a 15-minute limit window.
+var t0 = time.Date(2026, 3, 1, 12, 10, 0, 0, time.UTC)
+
+// newService returns a Service on real stores (embedded FerretDB or
+// MongoDB, and the test redis-server) with a settable clock.
+func newService(t *testing.T, cfg players.Config) (*players.Service, *clock) {
+	t.Helper()
+	store, err := playerdb.New(context.Background(), testsvc.Mongo(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := &clock{t: t0}
+	cfg.Now = clk.Now
+	return players.NewService(store, playerredis.New(testsvc.Redis(t)), cfg), clk
+}
+
+const pw = "correct horse battery"
+
+func TestRegisterAndAuthenticate(t *testing.T) {
+	s, _ := newService(t, players.Config{})
+	ctx := context.Background()
+	a, tok, err := s.Register(ctx, "Alice", pw, "192.0.2.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Username != "alice" || a.Role != players.RolePlayer || !a.CreatedAt.Equal(t0) {
+		t.Fatalf("account = %+v, want alice, a player, created at t0", a)
+	}
+	if want := t0.Add(players.DefaultTokenTTL); !tok.ExpiresAt.Equal(want) {
+		t.Fatalf("token expires %v, want %v", tok.ExpiresAt, want)
+	}
+	p, err := s.Authenticate(ctx, tok.Secret)
+	if err != nil || p != (players.Principal{Username: "alice", Role: players.RolePlayer}) {
+		t.Fatalf("Authenticate = %+v, %v", p, err)
+	}
+	if _, _, err := s.Register(ctx, "ALICE", pw, "192.0.2.1"); !errors.Is(err, players.ErrUsernameTaken) {
+		t.Fatalf("register ALICE after Alice: %v, want ErrUsernameTaken", err)
+	}
+}
+
+func TestRegisterRefusesBadInputAndStoresNothing(t *testing.T) {
+	s, _ := newService(t, players.Config{})
+	ctx := context.Background()
+	for _, tc := range []struct{ user, pw, field string }{
+		{"al", pw, "username"},
+		{"bob", "short", "password"},
+		{"bobbybobby", "BobbyBobby", "password"},
+	} {
+		_, _, err := s.Register(ctx, tc.user, tc.pw, "192.0.2.1")
+		var fe *players.FieldError
+		if !errors.As(err, &fe) || fe.Field != tc.field {
+			t.Errorf("Register(%q, %q) = %v, want a %s FieldError", tc.user, tc.pw, err, tc.field)
+		}
+		// Refused with the right credentials shape, so nothing exists.
+		if _, err := s.Login(ctx, tc.user, tc.pw, "192.0.2.9"); !errors.Is(err, players.ErrInvalidCredentials) {
+			t.Errorf("login after refused register of %q: %v, want ErrInvalidCredentials", tc.user, err)
+		}
+	}
+}
+
+func TestLogin(t *testing.T) {
+	s, _ := newService(t, players.Config{})
+	ctx := context.Background()
+	if _, _, err := s.Register(ctx, "bob", pw, "192.0.2.1"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		user, pw string
+		want     error
+	}{
+		{"bob", pw, nil},
+		{"BOB", pw, nil},
+		{"bob", pw + "!", players.ErrInvalidCredentials},
+		{"nobody", pw, players.ErrInvalidCredentials},
+		{"no such name!", pw, players.ErrInvalidCredentials},
+	} {
+		tok, err := s.Login(ctx, tc.user, tc.pw, "192.0.2.1")
+		if !errors.Is(err, tc.want) {
+			t.Errorf("Login(%q, %q) = %v, want %v", tc.user, tc.pw, err, tc.want)
+			continue
+		}
+		if err == nil {
+			if p, err := s.Authenticate(ctx, tok.Secret); err != nil || p.Username != "bob" {
+				t.Errorf("token from Login(%q) authenticates as %+v, %v", tc.user, p, err)
+			}
+		}
+	}
+}
+
+func TestLoginLimitPerAccount(t *testing.T) {
+	s, clk := newService(t, players.Config{LoginLimitAccount: 3})
+	ctx := context.Background()
+	if _, _, err := s.Register(ctx, "carol", pw, "192.0.2.1"); err != nil {
+		t.Fatal(err)
+	}
+	// Two failures, then a success clears the account's count ...
+	for range 2 {
+		if _, err := s.Login(ctx, "carol", "wrong password", "192.0.2.2"); !errors.Is(err, players.ErrInvalidCredentials) {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Login(ctx, "carol", pw, "192.0.2.2"); err != nil {
+		t.Fatalf("third attempt (right password): %v", err)
+	}
+	// ... so three more are allowed, from any address, and the fourth is
+	// refused even with the right password.
+	for i := range 3 {
+		if _, err := s.Login(ctx, "Carol", "wrong password", "192.0.2."+string(rune('3'+i))); !errors.Is(err, players.ErrInvalidCredentials) {
+			t.Fatalf("attempt %d: %v", i, err)
+		}
+	}
+	_, err := s.Login(ctx, "carol", pw, "192.0.2.7")
+	var rl *players.RateLimitError
+	if !errors.As(err, &rl) || rl.Scope != "account" || rl.RetryAfter != 5*time.Minute {
+		t.Fatalf("fourth attempt: %v, want an account RateLimitError retrying in 5m", err)
+	}
+	// The next window allows logins again.
+	clk.Add(5 * time.Minute)
+	if _, err := s.Login(ctx, "carol", pw, "192.0.2.7"); err != nil {
+		t.Fatalf("login in the next window: %v", err)
+	}
+}
+
+func TestLoginLimitPerAddress(t *testing.T) {
+	s, _ := newService(t, players.Config{LoginLimitAddress: 4})
+	ctx := context.Background()
+	for _, name := range []string{"dave", "erin", "frank", "grace", "heidi"} {
+		_, err := s.Login(ctx, name, pw, "198.51.100.7")
+		if name != "heidi" && !errors.Is(err, players.ErrInvalidCredentials) {
+			t.Fatalf("login %s: %v", name, err)
+		}
+		if name == "heidi" {
+			var rl *players.RateLimitError
+			if !errors.As(err, &rl) || rl.Scope != "address" {
+				t.Fatalf("fifth login from one address: %v, want an address RateLimitError", err)
+			}
+		}
+	}
+	if _, err := s.Login(ctx, "heidi", pw, "198.51.100.8"); !errors.Is(err, players.ErrInvalidCredentials) {
+		t.Fatalf("login from another address: %v, want it judged on the password", err)
+	}
+}
+
+func TestRegisterLimitPerAddress(t *testing.T) {
+	s, _ := newService(t, players.Config{RegisterLimitAddress: 2})
+	ctx := context.Background()
+	for i, name := range []string{"ivan", "judy", "mallory"} {
+		_, _, err := s.Register(ctx, name, pw, "203.0.113.5")
+		if i < 2 && err != nil {
+			t.Fatalf("register %s: %v", name, err)
+		}
+		if i == 2 && !errors.Is(err, players.ErrRateLimited) {
+			t.Fatalf("third registration from one address: %v, want ErrRateLimited", err)
+		}
+	}
+	if _, err := s.Login(ctx, "mallory", pw, "203.0.113.6"); !errors.Is(err, players.ErrInvalidCredentials) {
+		t.Fatalf("the refused registration created an account: %v", err)
+	}
+}
+
+func TestTokenExpiryAndLogout(t *testing.T) {
+	s, clk := newService(t, players.Config{TokenTTL: time.Hour})
+	ctx := context.Background()
+	_, tok, err := s.Register(ctx, "oscar", pw, "192.0.2.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk.Add(time.Hour - time.Millisecond)
+	if _, err := s.Authenticate(ctx, tok.Secret); err != nil {
+		t.Fatalf("token just before expiry: %v", err)
+	}
+	clk.Add(time.Millisecond)
+	if _, err := s.Authenticate(ctx, tok.Secret); !errors.Is(err, players.ErrUnauthenticated) {
+		t.Fatalf("token at expiry: %v, want ErrUnauthenticated", err)
+	}
+	tok2, err := s.Login(ctx, "oscar", pw, "192.0.2.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok3, err := s.Login(ctx, "oscar", pw, "192.0.2.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Logout(ctx, tok2.Secret); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Authenticate(ctx, tok2.Secret); !errors.Is(err, players.ErrUnauthenticated) {
+		t.Fatalf("token after logout: %v, want ErrUnauthenticated", err)
+	}
+	if _, err := s.Authenticate(ctx, tok3.Secret); err != nil {
+		t.Fatalf("logout revoked another session's token: %v", err)
+	}
+	// A token one character off (never equal to the original).
+	last := tok3.Secret[len(tok3.Secret)-1]
+	flip := "A"
+	if last == 'A' {
+		flip = "B"
+	}
+	for _, bad := range []string{"", "Bearer x", tok3.Secret[:len(tok3.Secret)-1] + flip} {
+		if _, err := s.Authenticate(ctx, bad); !errors.Is(err, players.ErrUnauthenticated) {
+			t.Errorf("Authenticate(%q) = %v, want ErrUnauthenticated", bad, err)
+		}
+		if err := s.Logout(ctx, bad); !errors.Is(err, players.ErrUnauthenticated) {
+			t.Errorf("Logout(%q) = %v, want ErrUnauthenticated", bad, err)
+		}
+	}
+}
+
+func TestCreateAccount(t *testing.T) {
+	s, _ := newService(t, players.Config{})
+	ctx := context.Background()
+	admin := players.Principal{Username: "root", Role: players.RoleAdmin}
+	for _, role := range players.CreatableRoles {
+		name := "made-" + string(role)
+		a, err := s.CreateAccount(ctx, admin, name, pw, role)
+		if err != nil || a.Role != role || a.CreatedBy != "root" {
+			t.Fatalf("CreateAccount(%s) = %+v, %v", role, a, err)
+		}
+		p, err := s.Authenticate(ctx, mustLogin(t, s, name).Secret)
+		if err != nil || p.Role != role {
+			t.Fatalf("%s logs in as %+v, %v", name, p, err)
+		}
+	}
+	for _, by := range []players.Role{players.RolePlayer, players.RoleTeacher, players.RoleServer} {
+		_, err := s.CreateAccount(ctx, players.Principal{Username: "x", Role: by}, "sneaky", pw, players.RoleAdmin)
+		if !errors.Is(err, players.ErrForbidden) {
+			t.Errorf("a %s created an account: %v", by, err)
+		}
+	}
+	var fe *players.FieldError
+	if _, err := s.CreateAccount(ctx, admin, "pleb", pw, players.RolePlayer); !errors.As(err, &fe) || fe.Field != "role" {
+		t.Errorf("admin created a player account: %v, want a role FieldError", err)
+	}
+	if _, err := s.CreateAccount(ctx, admin, "Made-Server", pw, players.RoleServer); !errors.Is(err, players.ErrUsernameTaken) {
+		t.Errorf("duplicate: %v, want ErrUsernameTaken", err)
+	}
+}
+
+func mustLogin(t *testing.T, s *players.Service, name string) players.IssuedToken {
+	t.Helper()
+	tok, err := s.Login(context.Background(), name, pw, "192.0.2.1")
+	if err != nil {
+		t.Fatalf("login %s: %v", name, err)
+	}
+	return tok
+}
+
+func TestEnsureAdmin(t *testing.T) {
+	s, _ := newService(t, players.Config{})
+	ctx := context.Background()
+	created, err := s.EnsureAdmin(ctx, "Root", pw)
+	if err != nil || !created {
+		t.Fatalf("first EnsureAdmin = %v, %v; want created", created, err)
+	}
+	// Again, even with another password: nothing changes.
+	created, err = s.EnsureAdmin(ctx, "root", "another password")
+	if err != nil || created {
+		t.Fatalf("second EnsureAdmin = %v, %v; want not created, no error", created, err)
+	}
+	if p, err := s.Authenticate(ctx, mustLogin(t, s, "root").Secret); err != nil || p.Role != players.RoleAdmin {
+		t.Fatalf("root logs in as %+v, %v", p, err)
+	}
+	if _, _, err := s.Register(ctx, "player1", pw, "192.0.2.1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.EnsureAdmin(ctx, "player1", pw); !errors.Is(err, players.ErrUsernameTaken) {
+		t.Fatalf("EnsureAdmin over a player: %v, want ErrUsernameTaken", err)
+	}
+}
+
+// TestEnsureAdminConcurrent: replicas starting together create one admin.
+func TestEnsureAdminConcurrent(t *testing.T) {
+	s, _ := newService(t, players.Config{})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	created := 0
+	for range 4 {
+		wg.Go(func() {
+			c, err := s.EnsureAdmin(context.Background(), "root", pw)
+			if err != nil {
+				t.Error(err)
+			}
+			mu.Lock()
+			if c {
+				created++
+			}
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if created != 1 {
+		t.Fatalf("%d replicas created the admin, want 1", created)
+	}
+}
+
+func TestNoLimiterRefusesLogin(t *testing.T) {
+	store, err := playerdb.New(context.Background(), testsvc.Mongo(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := players.NewService(store, nil, players.Config{})
+	if _, err := s.EnsureAdmin(context.Background(), "root", pw); err != nil {
+		t.Fatalf("EnsureAdmin needs no limiter: %v", err)
+	}
+	if _, err := s.Login(context.Background(), "root", pw, "192.0.2.1"); err == nil {
+		t.Fatal("login without a limiter succeeded")
+	}
+}
+
+// BenchmarkAuthenticate is the cost every authenticated request pays: one
+// token read from the store (here embedded FerretDB, or MongoDB).
+func BenchmarkAuthenticate(b *testing.B) {
+	store, err := playerdb.New(context.Background(), testsvc.Mongo(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := players.NewService(store, playerredis.New(testsvc.Redis(b)), players.Config{})
+	_, tok, err := s.Register(context.Background(), "bench", pw, "192.0.2.1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Authenticate(context.Background(), tok.Secret); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
