@@ -9,12 +9,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/weiqi-platform/rank/internal/testsvc"
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/matchmaking/redisqueue"
 )
 
 var benchSeq atomic.Int64
+
+// benchRedis is a database on the real test server that is emptied in the
+// background when the benchmark ends: a benchmark leaves hundreds of
+// thousands of keys, and the next test to get this database would
+// otherwise flush them synchronously, stalling the shared server.
+func benchRedis(b *testing.B) *redis.Client {
+	c := testsvc.Redis(b)
+	b.Cleanup(func() { _ = c.FlushDBAsync(context.Background()).Err() })
+	return c
+}
 
 // BenchmarkEnqueueAndPair is the queue's throughput on the real
 // redis-server: b.N players enqueue from 16 goroutines while one replica
@@ -23,8 +35,7 @@ var benchSeq atomic.Int64
 // once: this measures the queue, not the wait (see the policy benchmarks
 // and matchsim for that).
 func BenchmarkEnqueueAndPair(b *testing.B) {
-	c := testsvc.Redis(b)
-	q := redisqueue.New(c)
+	q := redisqueue.New(benchRedis(b))
 	g := newGames()
 	s, err := matchmaking.New(q, g, q, matchmaking.Config{Holder: "bench", NewID: newIDs("b")})
 	if err != nil {
@@ -93,7 +104,7 @@ func BenchmarkPassRedis(b *testing.B) {
 }
 
 func benchService(b *testing.B, clk *clock, g *games) (*matchmaking.Service, *redisqueue.Queue) {
-	q := redisqueue.New(testsvc.Redis(b))
+	q := redisqueue.New(benchRedis(b))
 	s, err := matchmaking.New(q, g, q, matchmaking.Config{
 		Holder: "bench", Now: clk.Now, NewID: newIDs("p"),
 		MaxAge: 24 * time.Hour, HeartbeatTimeout: 24 * time.Hour,
