@@ -174,6 +174,7 @@ type playout struct {
 	at    [maxIndex]int16
 	nFree int
 	rng   rand.PCG
+	moves int // plays made in all playouts so far, for benchmarks
 }
 
 func (p *playout) init(b *Board, fixed *[maxIndex]Color) {
@@ -207,6 +208,7 @@ func (p *playout) run(seed, k uint64) {
 	for moves, passes := 0, 0; passes < 2 && moves < limit; moves++ {
 		if p.move(c) {
 			passes = 0
+			p.moves++
 		} else {
 			b.Pass()
 			passes++
