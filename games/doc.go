@@ -1,7 +1,37 @@
-// Package games is the rules engine of Go: boards, moves, captures, ko and
-// superko, rulesets, replay with typed errors, scoring (area, territory, Ing),
-// dead-stone proposals and SGF in and out.
+// Package games is the rules engine of Go and the game record: boards of
+// 5×5 to 25×25, plays and passes, captures, suicide (multi-stone suicide
+// under Ing rules), simple ko, positional and situational superko,
+// handicap, rulesets as values (Chinese, Japanese, Ing, QQ presets or
+// explicit parameters), replay with typed errors, counting (area,
+// territory with seki detection, Ing; komi, handicap compensation,
+// penalties), results in SGF form, and SGF FF[4] in and out.
 //
-// It is a pure core: it imports only the standard library. It must not import
-// ranks, rating, any other package of this module, or any driver.
+// The entry point for a finished game is Judge: it checks a Record field by
+// field, replays every move, counts the final position when the game
+// ended by counting, and compares the outcome with the claimed result. It
+// returns a Verdict or one of four typed errors, each matching a sentinel
+// with errors.Is:
+//
+//	*InvalidRecordError  ErrInvalidRecord  a field is wrong (Field names it)
+//	*MoveError           ErrIllegalMove    the first illegal move; unwraps to
+//	                                       ErrOccupied, ErrSuicide, ErrKo,
+//	                                       ErrSuperko, ErrOffBoard, ErrWrongTurn
+//	*ResultMismatchError ErrResultMismatch the claim contradicts the engine
+//	*SGFError            ErrBadSGF         malformed SGF, with the byte offset
+//
+// Game is a game in progress (what a live server drives move by move);
+// Board is a bare position. A Board is one value of flat arrays with a
+// frame: stones of a chain form a circular list with a head that keeps
+// the chain's size, pseudo-liberties and Zobrist hash, so a move's
+// captures and resulting hash are known before it is played, illegal
+// moves change nothing, and playing allocates nothing.
+//
+// Decisions the rules leave open are kept in named places: board sizes
+// (MinSize, MaxSize), the Ing ko rule (ingKo), when a simple-ko game
+// cycles (cycleOccurrences), room for two eyes in seki detection
+// (bigEyeSpace), komi written times 100 (komiScale), the default komi
+// (DefaultKomi) and the fixed handicap points (HandicapPoints).
+//
+// games is a pure core: it imports only the standard library. It must not
+// import ranks, rating, any other package of this module, or any driver.
 package games

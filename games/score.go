@@ -140,9 +140,16 @@ func ScorePosition(b *Board, sp ScoreParams) (*Score, error) {
 			side.Score = float64(side.Territory + side.Prisoners)
 		}
 	}
-	s.Margin = s.Black.Score - s.White.Score - s.Komi - s.Compensation - s.Black.Penalty + s.White.Penalty
-	s.Result = outcome(sp.Rules, s.Margin, sp.Penalties)
+	s.settle(sp.Rules, sp.Penalties)
 	return s, nil
+}
+
+// settle turns the two counts into the margin and the result: Black's
+// count less White's, less komi and handicap compensation, with penalties
+// taken from each side.
+func (s *Score) settle(r Ruleset, pen Penalties) {
+	s.Margin = s.Black.Score - s.White.Score - s.Komi - s.Compensation - s.Black.Penalty + s.White.Penalty
+	s.Result = outcome(r, s.Margin, pen)
 }
 
 func (s *Score) side(c Color) *SideScore {

@@ -33,6 +33,47 @@ type sgfNode struct {
 type sgfParser struct {
 	data []byte
 	pos  int
+	// Arenas: the props of a node and the values of a prop are slices of
+	// these, so reading a game allocates per game rather than per node.
+	props []sgfProp
+	vals  []string
+	offs  []int
+}
+
+// pairs holds every two-letter lower-case string: point values need no
+// allocation.
+var pairs = func() (t [26 * 26]string) {
+	for i := range t {
+		t[i] = string([]byte{byte('a' + i/26), byte('a' + i%26)})
+	}
+	return t
+}()
+
+// capitals holds the one- and two-letter upper-case strings: property
+// names need no allocation.
+var capitals = func() (t [27 * 26]string) {
+	for i := 0; i < 26; i++ {
+		t[26*26+i] = string(rune('A' + i))
+		for j := 0; j < 26; j++ {
+			t[i*26+j] = string([]byte{byte('A' + i), byte('A' + j)})
+		}
+	}
+	return t
+}()
+
+// str returns b as a string, shared for point values and property names.
+func (p *sgfParser) str(b []byte) string {
+	switch {
+	case len(b) == 0:
+		return ""
+	case len(b) == 2 && 'a' <= b[0] && b[0] <= 'z' && 'a' <= b[1] && b[1] <= 'z':
+		return pairs[int(b[0]-'a')*26+int(b[1]-'a')]
+	case len(b) == 2 && 'A' <= b[0] && b[0] <= 'Z' && 'A' <= b[1] && b[1] <= 'Z':
+		return capitals[int(b[0]-'A')*26+int(b[1]-'A')]
+	case len(b) == 1 && 'A' <= b[0] && b[0] <= 'Z':
+		return capitals[26*26+int(b[0]-'A')]
+	}
+	return string(b)
 }
 
 func (p *sgfParser) errf(off int, format string, args ...any) error {
@@ -49,32 +90,37 @@ func (p *sgfParser) skipSpace() {
 	}
 }
 
-// games parses the collection into the main line of each game tree.
+// games parses the collection and hands the main line of each game tree
+// to done as soon as the tree closes (the slice is reused afterwards).
 // Anything before the first '(' is ignored (mail headers, a BOM).
-func (p *sgfParser) games() ([][]sgfNode, error) {
+func (p *sgfParser) games(done func([]sgfNode) error) error {
 	start := bytes.IndexByte(p.data, '(')
 	if start < 0 {
-		return nil, p.errf(len(p.data), "no game: an SGF collection starts with '('")
+		return p.errf(len(p.data), "no game: an SGF collection starts with '('")
 	}
 	p.pos = start
-	var out [][]sgfNode
+	values := bytes.Count(p.data, []byte{'['})
+	p.props = make([]sgfProp, 0, values)
+	p.vals = make([]string, 0, values)
+	p.offs = make([]int, 0, values)
+	games := 0
+	cur := make([]sgfNode, 0, bytes.Count(p.data, []byte{';'}))
 	type frame struct {
 		main, hasChild bool
 		nodes          int
 		off            int
 	}
 	var stack []frame
-	var cur []sgfNode
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			if len(stack) > 0 {
-				return nil, p.errf(p.pos, "unexpected end of input: %d game tree(s) not closed", len(stack))
+				return p.errf(p.pos, "unexpected end of input: %d game tree(s) not closed", len(stack))
 			}
-			if len(out) == 0 {
-				return nil, p.errf(p.pos, "no game")
+			if games == 0 {
+				return p.errf(p.pos, "no game")
 			}
-			return out, nil
+			return nil
 		}
 		c := p.data[p.pos]
 		switch {
@@ -83,64 +129,67 @@ func (p *sgfParser) games() ([][]sgfNode, error) {
 			if n := len(stack); n > 0 {
 				top := &stack[n-1]
 				if top.nodes == 0 {
-					return nil, p.errf(p.pos, "a game tree must start with a node (';') before a variation")
+					return p.errf(p.pos, "a game tree must start with a node (';') before a variation")
 				}
 				main = top.main && !top.hasChild
 				top.hasChild = true
 			} else {
-				cur = nil
+				cur = cur[:0]
 			}
 			stack = append(stack, frame{main: main, off: p.pos})
 			p.pos++
 		case c == ')':
 			n := len(stack)
 			if n == 0 {
-				return nil, p.errf(p.pos, "')' without a matching '('")
+				return p.errf(p.pos, "')' without a matching '('")
 			}
 			if stack[n-1].nodes == 0 {
-				return nil, p.errf(p.pos, "empty game tree")
+				return p.errf(p.pos, "empty game tree")
 			}
 			stack = stack[:n-1]
 			p.pos++
 			if len(stack) == 0 {
-				out = append(out, cur)
+				games++
+				if err := done(cur); err != nil {
+					return err
+				}
 				p.skipSpace()
 				if p.pos < len(p.data) && p.data[p.pos] != '(' {
-					if len(bytes.TrimSpace(p.data[p.pos:])) == 0 {
-						return out, nil
-					}
-					return nil, p.errf(p.pos, "unexpected %q after a game tree", p.data[p.pos])
+					return p.errf(p.pos, "unexpected %q after a game tree", p.data[p.pos])
 				}
 			}
 		case c == ';':
 			n := len(stack)
 			if n == 0 {
-				return nil, p.errf(p.pos, "node outside a game tree")
+				return p.errf(p.pos, "node outside a game tree")
 			}
 			top := &stack[n-1]
 			if top.hasChild {
-				return nil, p.errf(p.pos, "a node cannot follow a variation in the same game tree")
+				return p.errf(p.pos, "a node cannot follow a variation in the same game tree")
 			}
 			top.nodes++
 			node := sgfNode{off: p.pos}
 			p.pos++
 			if err := p.properties(&node); err != nil {
-				return nil, err
+				return err
 			}
 			if top.main {
 				cur = append(cur, node)
 			}
 		default:
 			if len(stack) == 0 {
-				return nil, p.errf(p.pos, "unexpected %q between game trees", c)
+				return p.errf(p.pos, "unexpected %q between game trees", c)
 			}
-			return nil, p.errf(p.pos, "unexpected %q: expected ';', '(' or ')'", c)
+			return p.errf(p.pos, "unexpected %q: expected ';', '(' or ')'", c)
 		}
 	}
 }
 
 // properties reads the properties of one node.
 func (p *sgfParser) properties(n *sgfNode) error {
+	first := len(p.props)
+	defer func() { n.props = p.props[first:len(p.props):len(p.props)] }()
+	var id [8]byte
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.data) {
@@ -151,20 +200,25 @@ func (p *sgfParser) properties(n *sgfNode) error {
 			return nil
 		}
 		off := p.pos
-		var id []byte
+		nid := 0
 		for p.pos < len(p.data) {
 			c := p.data[p.pos]
 			if 'A' <= c && c <= 'Z' {
-				id = append(id, c)
+				if nid == len(id) {
+					return p.errf(off, "property name longer than %d letters", len(id))
+				}
+				id[nid] = c
+				nid++
 			} else if !('a' <= c && c <= 'z') { // FF[3] lower-case letters are ignored
 				break
 			}
 			p.pos++
 		}
-		if len(id) == 0 {
+		if nid == 0 {
 			return p.errf(off, "property name without capital letters")
 		}
-		prop := sgfProp{id: string(id)}
+		prop := sgfProp{id: p.str(id[:nid])}
+		vfirst := len(p.vals)
 		for {
 			p.skipSpace()
 			if p.pos >= len(p.data) || p.data[p.pos] != '[' {
@@ -175,18 +229,20 @@ func (p *sgfParser) properties(n *sgfNode) error {
 			if err != nil {
 				return err
 			}
-			prop.vals = append(prop.vals, v)
-			prop.offs = append(prop.offs, voff)
+			p.vals = append(p.vals, v)
+			p.offs = append(p.offs, voff)
 		}
+		prop.vals = p.vals[vfirst:len(p.vals):len(p.vals)]
+		prop.offs = p.offs[vfirst:len(p.offs):len(p.offs)]
 		if len(prop.vals) == 0 {
 			return p.errf(p.pos, "property %s has no value", prop.id)
 		}
-		for _, q := range n.props {
+		for _, q := range p.props[first:] {
 			if q.id == prop.id {
 				return p.errf(off, "property %s twice in one node", prop.id)
 			}
 		}
-		n.props = append(n.props, prop)
+		p.props = append(p.props, prop)
 	}
 }
 
@@ -195,6 +251,12 @@ func (p *sgfParser) properties(n *sgfNode) error {
 func (p *sgfParser) value() (string, error) {
 	open := p.pos
 	p.pos++
+	start := p.pos
+	end := bytes.IndexByte(p.data[start:], ']')
+	if end >= 0 && bytes.IndexByte(p.data[start:start+end], '\\') < 0 {
+		p.pos = start + end + 1
+		return p.str(p.data[start : start+end]), nil
+	}
 	var b []byte
 	for p.pos < len(p.data) {
 		c := p.data[p.pos]
@@ -227,17 +289,16 @@ func (p *sgfParser) value() (string, error) {
 // ParseSGF reads every game of an SGF collection.
 func ParseSGF(data []byte) ([]*Record, error) {
 	p := &sgfParser{data: data}
-	trees, err := p.games()
+	var recs []*Record
+	err := p.games(func(nodes []sgfNode) error {
+		r, err := recordFromNodes(nodes)
+		if err == nil {
+			recs = append(recs, r)
+		}
+		return err
+	})
 	if err != nil {
 		return nil, err
-	}
-	recs := make([]*Record, 0, len(trees))
-	for _, nodes := range trees {
-		r, err := recordFromNodes(nodes)
-		if err != nil {
-			return nil, err
-		}
-		recs = append(recs, r)
 	}
 	return recs, nil
 }
@@ -288,9 +349,14 @@ func sgfSimpleText(s string) string {
 	}, s)
 }
 
-// gameInfo are the properties read once per game, wherever they stand.
-var gameInfo = map[string]bool{"SZ": true, "KM": true, "HA": true, "RU": true, "RE": true, "PB": true, "PW": true,
-	"BR": true, "WR": true, "DT": true, "GM": true, "FF": true, "CA": true, "ER": true}
+// gameInfo reports the properties read once per game, wherever they stand.
+func gameInfo(id string) bool {
+	switch id {
+	case "SZ", "KM", "HA", "RU", "RE", "PB", "PW", "BR", "WR", "DT", "GM", "FF", "CA", "ER":
+		return true
+	}
+	return false
+}
 
 func recordFromNodes(nodes []sgfNode) (*Record, error) {
 	info := map[string]sgfProp{}
@@ -301,11 +367,11 @@ func recordFromNodes(nodes []sgfNode) (*Record, error) {
 		v   string
 		off int
 	}
-	var moves []mv
+	moves := make([]mv, 0, len(nodes))
 	for _, n := range nodes {
 		for _, pr := range n.props {
 			switch {
-			case gameInfo[pr.id]:
+			case gameInfo(pr.id):
 				if _, dup := info[pr.id]; dup {
 					return nil, &SGFError{Offset: pr.offs[0], Msg: pr.id + " given twice in the game"}
 				}
@@ -328,23 +394,22 @@ func recordFromNodes(nodes []sgfNode) (*Record, error) {
 				tw = append(tw, pr)
 			}
 		}
-		var got []mv
+		inNode := 0
 		for _, pr := range n.props {
 			if pr.id == "B" || pr.id == "W" {
 				if len(pr.vals) != 1 {
 					return nil, &SGFError{Offset: pr.offs[1], Msg: "a move has one value"}
 				}
+				if inNode++; inNode > 1 {
+					return nil, &SGFError{Offset: pr.offs[0], Msg: "a node holds one move, not B and W"}
+				}
 				c := Black
 				if pr.id == "W" {
 					c = White
 				}
-				got = append(got, mv{c, pr.vals[0], pr.offs[0]})
+				moves = append(moves, mv{c, pr.vals[0], pr.offs[0]})
 			}
 		}
-		if len(got) > 1 {
-			return nil, &SGFError{Offset: got[1].off, Msg: "a node holds one move, not B and W"}
-		}
-		moves = append(moves, got...)
 	}
 
 	r := &Record{Size: 19}
@@ -469,6 +534,7 @@ func recordFromNodes(nodes []sgfNode) (*Record, error) {
 		r.Setup = append(r.Setup, Stone{White, pt})
 	}
 
+	r.Moves = make([]Move, 0, len(moves))
 	for _, m := range moves {
 		v := strings.TrimSpace(m.v)
 		if v == "" || (v == "tt" && r.Size <= 19) {
@@ -664,7 +730,7 @@ func (r *Record) SGF() []byte {
 	prop("SZ", strconv.Itoa(r.Size))
 	prop("RU", rulesetSGF(r.Rules))
 	prop("KM", strconv.FormatFloat(r.Komi, 'f', -1, 64))
-	if r.Handicap > 0 {
+	if r.Handicap > 0 || len(r.Setup) > 0 { // HA[0] too: without HA, AB stones may be read as a handicap
 		prop("HA", strconv.Itoa(r.Handicap))
 	}
 	for _, f := range []struct{ id, v string }{{"PB", r.Black.Name}, {"BR", r.Black.Rank}, {"PW", r.White.Name}, {"WR", r.White.Rank}, {"DT", r.Date}} {

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/weiqi-platform/rank/games"
+)
+
+// Helpers shared by the game-record commands (check, board, score).
+
+// parseArgs parses flags that may stand before, between or after the
+// positional arguments ("rankctl check a.sgf --json b.sgf").
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// loaded is one game of a file.
+type loaded struct {
+	name string // the file, with "#n" when the file holds several games
+	game int    // 1-based index in the file
+	rec  *games.Record
+}
+
+// loadRecords reads every game of an SGF file.
+func loadRecords(path string) ([]loaded, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := games.ParseSGF(data)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]loaded, len(recs))
+	for i, r := range recs {
+		out[i] = loaded{name: path, game: i + 1, rec: r}
+		if len(recs) > 1 {
+			out[i].name = path + "#" + strconv.Itoa(i+1)
+		}
+	}
+	return out, nil
+}
+
+// rulesFlag overrides a record's ruleset when set.
+type rulesFlag struct{ value string }
+
+func (f *rulesFlag) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.value, "rules", "", "ruleset: chinese, japanese, ing, qq, or parameters such as \"chinese ko=simple\" (default: the file's RU when it names one of ours, else chinese)")
+}
+
+func (f *rulesFlag) apply(r *games.Record) error {
+	if f.value == "" {
+		return nil
+	}
+	rs, err := games.ParseRuleset(f.value)
+	if err != nil {
+		return fmt.Errorf("--rules: %w", err)
+	}
+	r.Rules = rs
+	return nil
+}
+
+// parsePoints reads "pd,dd" (SGF letters) or "Q16,D16" (vertices).
+func parsePoints(s string, size int) ([]games.Point, error) {
+	var pts []games.Point
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+		var p games.Point
+		var err error
+		if strings.ContainsAny(f, "0123456789") {
+			p, err = games.ParseVertex(f, size)
+		} else if p, err = games.ParseSGFPoint(f); err == nil && !p.On(size) {
+			err = fmt.Errorf("%s is off the %d×%d board", f, size, size)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("bad point %q: %v", f, err)
+		}
+		pts = append(pts, p)
+	}
+	return pts, nil
+}
+
+func writeJSON(w io.Writer, v any) {
+	b, _ := json.Marshal(v)
+	fmt.Fprintf(w, "%s\n", b)
+}
+
+func fprintAssumptions(w io.Writer, name string, r *games.Record) {
+	for _, a := range r.Assumptions {
+		fmt.Fprintf(w, "%s: assumed: %s\n", name, a)
+	}
+}

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/weiqi-platform/rank/games"
+)
+
+func init() {
+	commands["score"] = command{summary: "count the final position of an SGF game and compare with its result", run: runScore}
+}
+
+// scoreOptions are score's flags. Each way of naming the dead stones is
+// one flag handled in deadStones, so another source (an estimate by the
+// engine) is one more flag and one more case there.
+type scoreOptions struct {
+	rules  rulesFlag
+	komi   string
+	dead   string
+	game   int
+	asJSON bool
+	// set records which flags were given on the command line.
+	set map[string]bool
+}
+
+func (o *scoreOptions) register(fs *flag.FlagSet) {
+	o.rules.register(fs)
+	fs.StringVar(&o.komi, "komi", "", "komi in points (default: the file's KM)")
+	fs.StringVar(&o.dead, "dead", "", "dead stones `P,P,...` as SGF points (pd) or vertices (Q16); a stone marks its chain (default: the file's TB/TW marks)")
+	fs.IntVar(&o.game, "game", 1, "which game of a collection")
+	fs.BoolVar(&o.asJSON, "json", false, "print JSON")
+}
+
+// deadStones decides the dead stones: --dead, else those the record agreed.
+func (o *scoreOptions) deadStones(r *games.Record) ([]games.Point, error) {
+	if o.set["dead"] {
+		pts, err := parsePoints(o.dead, r.Size)
+		if err != nil {
+			return nil, fmt.Errorf("--dead: %v", err)
+		}
+		return pts, nil
+	}
+	return r.Dead, nil
+}
+
+type sideJSON struct {
+	Score     float64 `json:"score"`
+	Stones    int     `json:"stones"`
+	Territory int     `json:"territory"`
+	Prisoners int     `json:"prisoners"`
+	Dame      float64 `json:"dame"`
+	Penalty   float64 `json:"penalty"`
+}
+
+type scoreJSON struct {
+	Result       string   `json:"result"`
+	Margin       float64  `json:"margin"`
+	MarginStones *float64 `json:"margin_stones,omitempty"` // area scoring
+	Black        sideJSON `json:"black"`
+	White        sideJSON `json:"white"`
+	Dame         int      `json:"dame"`
+	Seki         int      `json:"seki"`
+	Dead         []string `json:"dead"`
+	Rules        string   `json:"rules"`
+	Scoring      string   `json:"scoring"`
+	Komi         float64  `json:"komi"`
+	Handicap     int      `json:"handicap"`
+	Compensation float64  `json:"compensation"`
+	Claimed      string   `json:"claimed,omitempty"`
+	Agrees       *bool    `json:"agrees"` // null when the file claims no result
+	Assumptions  []string `json:"assumptions,omitempty"`
+}
+
+func side(s games.SideScore) sideJSON {
+	return sideJSON{Score: s.Score, Stones: s.Stones, Territory: s.Territory, Prisoners: s.Prisoners, Dame: s.Dame, Penalty: s.Penalty}
+}
+
+func runScore(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("score", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	o := scoreOptions{set: map[string]bool{}}
+	o.register(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: rankctl score [--rules R] [--komi K] [--dead P,P,...] [--json] FILE\n\nCounts the final position with the dead stones removed and prints the result.")
+		fs.PrintDefaults()
+	}
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	if len(files) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	recs, err := loadRecords(files[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", files[0], err)
+		return exitUsage
+	}
+	if o.game < 1 || o.game > len(recs) {
+		fmt.Fprintf(stderr, "%s: --game %d: the file holds %d game(s)\n", files[0], o.game, len(recs))
+		return exitUsage
+	}
+	r := recs[o.game-1].rec
+	if err := o.rules.apply(r); err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	if o.set["komi"] {
+		k, err := strconv.ParseFloat(o.komi, 64)
+		if err != nil {
+			fmt.Fprintf(stderr, "--komi %q is not a number\n", o.komi)
+			return exitUsage
+		}
+		r.Komi = k
+	}
+	dead, err := o.deadStones(r)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	g, err := games.Replay(r)
+	if err != nil {
+		fmt.Fprintf(stdout, "%s: %v\n", files[0], err)
+		return exitNo
+	}
+	s, err := games.ScorePosition(g.Board(), games.ScoreParams{Rules: r.Rules, Komi: r.Komi, Handicap: r.Handicap, Dead: dead, Penalties: r.Penalties})
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", files[0], err)
+		return exitUsage
+	}
+	out := scoreJSON{
+		Result: s.Result.String(), Margin: s.Margin, Black: side(s.Black), White: side(s.White),
+		Dame: s.Dame, Seki: s.Seki, Dead: []string{}, Rules: r.Rules.String(), Scoring: r.Rules.Scoring.String(),
+		Komi: r.Komi, Handicap: r.Handicap, Compensation: s.Compensation, Claimed: r.Result, Assumptions: r.Assumptions,
+	}
+	if r.Rules.Scoring == games.ScoringArea {
+		st := s.MarginStones()
+		out.MarginStones = &st
+	}
+	for _, p := range s.Dead {
+		out.Dead = append(out.Dead, p.String())
+	}
+	if claim, ok, err := games.ParseResult(r.Result); err == nil && ok {
+		a := scoreAgrees(claim, s.Result)
+		out.Agrees = &a
+	}
+	if o.asJSON {
+		writeJSON(stdout, out)
+		return exitOK
+	}
+	fprintAssumptions(stderr, files[0], r)
+	fmt.Fprintf(stdout, "%s\n", out.Result)
+	for _, sd := range []struct {
+		name string
+		s    games.SideScore
+	}{{"black", s.Black}, {"white", s.White}} {
+		if r.Rules.Scoring == games.ScoringArea {
+			fmt.Fprintf(stdout, "%s: %g = %d stones + %d territory + %g dame", sd.name, sd.s.Score, sd.s.Stones, sd.s.Territory, sd.s.Dame)
+		} else {
+			fmt.Fprintf(stdout, "%s: %g = %d territory + %d prisoners", sd.name, sd.s.Score, sd.s.Territory, sd.s.Prisoners)
+		}
+		if sd.s.Penalty != 0 {
+			fmt.Fprintf(stdout, ", penalty %g", sd.s.Penalty)
+		}
+		fmt.Fprintln(stdout)
+	}
+	if r.Rules.Scoring == games.ScoringArea {
+		fmt.Fprintf(stdout, "margin: %g points (%g stones)\n", s.Margin, s.MarginStones())
+	} else {
+		fmt.Fprintf(stdout, "margin: %g points\n", s.Margin)
+	}
+	fmt.Fprintf(stdout, "rules: %s (%s), komi %g, handicap %d, compensation %g, dame %d, seki %d, dead %d\n",
+		out.Rules, out.Scoring, r.Komi, r.Handicap, s.Compensation, s.Dame, s.Seki, len(s.Dead))
+	if out.Agrees != nil {
+		verdict := "agrees"
+		if !*out.Agrees {
+			verdict = "disagrees"
+		}
+		fmt.Fprintf(stdout, "claimed: %s (%s)\n", r.Result, verdict)
+	}
+	return exitOK
+}
+
+// scoreAgrees: the count gives the claimed winner (or a draw for a drawn
+// claim) and, when the claim states a margin, that margin. A resignation
+// claim agrees when the count has the same winner.
+func scoreAgrees(claim, count games.Result) bool {
+	if claim.End == games.EndVoid || claim.Winner != count.Winner {
+		return false
+	}
+	if claim.End != games.EndScore || claim.NoMargin || claim.Winner == games.Empty {
+		return true
+	}
+	return claim.Margin == count.Margin
+}
