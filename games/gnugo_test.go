@@ -273,3 +273,55 @@ func findSuicide(b *Board, c Color, rng *rand.Rand) (Point, bool) {
 	}
 	return Point{}, false
 }
+
+// TestPassAliveAgreesWithGnugo compares Benson's algorithm with GNU Go's
+// own unconditional life analysis (unconditional_status), which finds the
+// same and more: every stone of a pass-alive chain must be "alive" to GNU
+// Go, every opponent stone in its vital regions "dead".
+func TestPassAliveAgreesWithGnugo(t *testing.T) {
+	t.Parallel()
+	e := startGnugo(t)
+	settledStones, gnugoMore := 0, 0
+	for seed := range uint64(40) {
+		size := []int{9, 13}[seed%2]
+		b := randomPosition(size, seed, size*size*(6+int(seed%5))/10)
+		cmds := []string{"boardsize " + strconv.Itoa(size), "clear_board"}
+		var stones []Point
+		for y := 0; y < size; y++ {
+			for x := 0; x < size; x++ {
+				if c := b.At(Point{x, y}); c != Empty {
+					cmds = append(cmds, "play "+gtpColor(c)+" "+Point{x, y}.Vertex(size))
+					stones = append(stones, Point{x, y})
+				}
+			}
+		}
+		for _, p := range stones {
+			cmds = append(cmds, "unconditional_status "+p.Vertex(size))
+		}
+		rs := e.must(t, cmds...)
+		rs = rs[len(rs)-len(stones):]
+		settled := b.PassAlive()
+		for i, p := range stones {
+			want := "undecided"
+			switch settled[p.Y*size+p.X] {
+			case b.At(p):
+				want = "alive"
+			case b.At(p).Opponent():
+				want = "dead"
+			}
+			switch {
+			case want == "undecided" && rs[i] != "undecided":
+				gnugoMore++
+			case want != "undecided":
+				settledStones++
+				if rs[i] != want {
+					t.Errorf("seed %d: Benson says the stone on %s is %s, GNU Go says %s\n%s", seed, p, want, rs[i], b)
+				}
+			}
+		}
+	}
+	if settledStones == 0 {
+		t.Fatal("no stone was settled: the comparison proves nothing")
+	}
+	t.Logf("%d settled stones agree with GNU Go; GNU Go settles %d more", settledStones, gnugoMore)
+}
