@@ -221,70 +221,53 @@ func (r Ruleset) param(name string) string {
 	return ""
 }
 
+// pick returns the index of v among the choices of parameter name.
+func pick(name, v string, choices ...string) (int, error) {
+	for i, c := range choices {
+		if c == v {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("%s must be %s, not %q", name, strings.Join(choices, " or "), v)
+}
+
 func (r *Ruleset) setParam(name, v string) error {
 	num := func() (float64, error) { return strconv.ParseFloat(v, 64) }
 	var err error
+	var i int
 	switch name {
 	case "ko":
-		ok := false
-		for k, n := range koNames {
-			if n == v {
-				r.Ko, ok = k, true
-			}
-		}
-		if !ok {
-			return fmt.Errorf("ko must be simple, positional or situational, not %q", v)
-		}
+		i, err = pick(name, v, "simple", "positional", "situational")
+		r.Ko = KoRule(i + 1)
 	case "suicide":
-		switch v {
-		case "multi":
-			r.MultiStoneSuicide = true
-		case "none":
-			r.MultiStoneSuicide = false
-		default:
-			return fmt.Errorf("suicide must be none or multi, not %q", v)
-		}
+		i, err = pick(name, v, "none", "multi")
+		r.MultiStoneSuicide = i == 1
 	case "scoring":
-		switch v {
-		case "area":
-			r.Scoring = ScoringArea
-		case "territory":
-			r.Scoring = ScoringTerritory
-		default:
-			return fmt.Errorf("scoring must be area or territory, not %q", v)
-		}
+		i, err = pick(name, v, "area", "territory")
+		r.Scoring = Scoring(i + 1)
+	case "cycle":
+		i, err = pick(name, v, "void", "draw")
+		r.CycleDraw = i == 1
+	case "tie":
+		i, err = pick(name, v, "draw", "b", "w")
+		r.TieWinner = Color(i)
 	case "komi":
 		r.Komi, err = num()
 	case "passes":
 		r.PassesToEnd, err = strconv.Atoi(v)
 	case "compensation":
 		r.HandicapCompensation, err = num()
-	case "tie":
-		if v == "draw" {
-			r.TieWinner = Empty
-		} else if r.TieWinner, err = ParseColor(v); err == nil && r.TieWinner == Empty {
-			err = fmt.Errorf("tie must be draw, B or W")
-		}
 	case "warning":
 		r.WarningPenalty, err = num()
 	case "warnings":
 		r.WarningsToLose, err = strconv.Atoi(v)
 	case "overtime":
 		r.OvertimePenalty, err = num()
-	case "cycle":
-		switch v {
-		case "draw":
-			r.CycleDraw = true
-		case "void":
-			r.CycleDraw = false
-		default:
-			return fmt.Errorf("cycle must be draw or void, not %q", v)
-		}
 	default:
 		return fmt.Errorf("unknown rule parameter %q", name)
 	}
 	if err != nil {
-		return fmt.Errorf("bad %s value %q", name, v)
+		return fmt.Errorf("bad %s value %q: %v", name, v, err)
 	}
 	return nil
 }

@@ -37,23 +37,9 @@ func runBoard(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitUsage
 	}
-	if len(files) != 1 {
-		fs.Usage()
-		return exitUsage
-	}
-	recs, err := loadRecords(files[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", files[0], err)
-		return exitUsage
-	}
-	if *game < 1 || *game > len(recs) {
-		fmt.Fprintf(stderr, "%s: --game %d: the file holds %d game(s)\n", files[0], *game, len(recs))
-		return exitUsage
-	}
-	r := recs[*game-1].rec
-	if err := rules.apply(r); err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitUsage
+	r, code := oneRecord(fs, files, *game, &rules, stderr)
+	if r == nil {
+		return code
 	}
 	n := len(r.Moves)
 	if *at >= 0 {

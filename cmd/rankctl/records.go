@@ -109,3 +109,27 @@ func fprintAssumptions(w io.Writer, name string, r *games.Record) {
 		fmt.Fprintf(w, "%s: assumed: %s\n", name, a)
 	}
 }
+
+// oneRecord loads game number game of the single file in files and
+// applies --rules; on failure it has reported why and returns the exit code.
+func oneRecord(fs *flag.FlagSet, files []string, game int, rules *rulesFlag, stderr io.Writer) (*games.Record, int) {
+	if len(files) != 1 {
+		fs.Usage()
+		return nil, exitUsage
+	}
+	recs, err := loadRecords(files[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", files[0], err)
+		return nil, exitUsage
+	}
+	if game < 1 || game > len(recs) {
+		fmt.Fprintf(stderr, "%s: --game %d: the file holds %d game(s)\n", files[0], game, len(recs))
+		return nil, exitUsage
+	}
+	r := recs[game-1].rec
+	if err := rules.apply(r); err != nil {
+		fmt.Fprintln(stderr, err)
+		return nil, exitUsage
+	}
+	return r, exitOK
+}

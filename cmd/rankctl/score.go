@@ -102,23 +102,9 @@ func runScore(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
-	if len(files) != 1 {
-		fs.Usage()
-		return exitUsage
-	}
-	recs, err := loadRecords(files[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", files[0], err)
-		return exitUsage
-	}
-	if o.game < 1 || o.game > len(recs) {
-		fmt.Fprintf(stderr, "%s: --game %d: the file holds %d game(s)\n", files[0], o.game, len(recs))
-		return exitUsage
-	}
-	r := recs[o.game-1].rec
-	if err := o.rules.apply(r); err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitUsage
+	r, code := oneRecord(fs, files, o.game, &o.rules, stderr)
+	if r == nil {
+		return code
 	}
 	if o.set["komi"] {
 		k, err := strconv.ParseFloat(o.komi, 64)
