@@ -35,37 +35,54 @@ type Game struct {
 // on the fixed star points (9×9, 13×13, 19×19 only). White moves first
 // after two or more handicap stones, Black otherwise.
 func NewGame(size int, rules Ruleset, handicap int, setup []Stone) (*Game, error) {
-	if err := rules.Validate(); err != nil {
+	return newGame(size, rules, handicap, setup, 0)
+}
+
+// newGame is NewGame with room for moves moves made up front.
+func newGame(size int, rules Ruleset, handicap int, setup []Stone, moves int) (*Game, error) {
+	g := new(Game)
+	if err := g.start(size, rules, handicap, setup, moves); err != nil {
 		return nil, err
 	}
-	g := &Game{rules: rules, handicap: handicap}
+	return g, nil
+}
+
+// start (re)starts g as a new game, reusing its memory.
+func (g *Game) start(size int, rules Ruleset, handicap int, setup []Stone, moves int) error {
+	if err := rules.Validate(); err != nil {
+		return err
+	}
+	g.rules, g.handicap = rules, handicap
+	g.moves, g.passes, g.cycleAt = g.moves[:0], 0, 0
+	g.seen.clear()
 	if err := g.board.reset(size); err != nil {
-		return nil, err
+		return err
 	}
 	g.board.multiSuicide = rules.MultiStoneSuicide
 	stones, err := handicapStones(size, handicap, setup)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	g.setup = stones
 	for _, s := range stones {
 		if s.Color != Black && s.Color != White {
-			return nil, invalid("setup", "a setup stone on %s has no colour", s.Point)
+			return invalid("setup", "a setup stone on %s has no colour", s.Point)
 		}
 		if err := g.board.place(s.Color, s.Point); err != nil {
-			return nil, invalid("setup", "%v", err)
+			return invalid("setup", "%v", err)
 		}
 	}
 	if p, ok := g.board.lifeless(); ok {
-		return nil, invalid("setup", "the set-up chain on %s has no liberty", p)
+		return invalid("setup", "the set-up chain on %s has no liberty", p)
 	}
 	g.first = Black
 	if handicap >= 2 {
 		g.first = White
 	}
 	g.toMove = g.first
+	g.Reserve(moves)
 	g.seen.add(g.key(g.board.hash, g.toMove), 0, true) // counts as an occurrence, like a play
-	return g, nil
+	return nil
 }
 
 // Reserve makes room for n more moves, so that playing them allocates
@@ -273,12 +290,17 @@ type posTable struct {
 
 func (t *posTable) reserve(n int) {
 	size := 64
-	for size < 2*n {
+	for size < n+n/2 { // load at most 2/3
 		size *= 2
 	}
 	if size > len(t.keys) {
 		t.rehash(size)
 	}
+}
+
+func (t *posTable) clear() {
+	clear(t.keys)
+	t.n = 0
 }
 
 func (t *posTable) rehash(size int) {
@@ -299,7 +321,7 @@ func slotKey(k uint64) uint64 {
 }
 
 func (t *posTable) add(k uint64, moves int, byPlay bool) {
-	if 2*(t.n+1) > len(t.keys) {
+	if 3*(t.n+1) > 2*len(t.keys) {
 		size := 2 * len(t.keys)
 		if size < 64 {
 			size = 64

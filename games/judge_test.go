@@ -1,7 +1,10 @@
 package games
 
 import (
+	"encoding/json"
 	"errors"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -115,5 +118,30 @@ func TestJudgeCycle(t *testing.T) {
 	var ire *InvalidRecordError
 	if _, err := Judge(r); !errors.As(err, &ire) || ire.Field != "moves" {
 		t.Fatalf("a move after the cycle: %v", err)
+	}
+}
+
+// A Record travels as JSON (the server's API): it must come back equal.
+func TestRecordJSON(t *testing.T) {
+	custom, _ := ParseRuleset("qq komi=6.5 tie=B")
+	r := &Record{
+		Size: 19, Rules: custom, Komi: 6.5, Handicap: 2, Setup: []Stone{{Black, pt("pd")}, {Black, pt("dp")}},
+		Moves: seq("W qf, B pass, W pass"), End: EndScore, Dead: []Point{pt("qf")}, Result: "B+361",
+		Black: Player{"黑", "2d"}, White: Player{"white", "1k"}, Date: "2026-11-29",
+		Penalties: Penalties{WhiteOvertime: 1},
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Record
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(*r, back) {
+		t.Fatalf("JSON round trip\n%s\nbefore %+v\nafter  %+v", data, *r, back)
+	}
+	if !strings.Contains(string(data), `"moves":["W qf","B pass","W pass"]`) || !strings.Contains(string(data), `"rules":"qq komi=6.5 tie=B"`) {
+		t.Fatalf("JSON form: %s", data)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"strings"
+	"sync"
 )
 
 // Player is one side's name and rank as the record gives them.
@@ -56,24 +57,37 @@ type Verdict struct {
 // bad size, ruleset, handicap or setup, or a *MoveError for the first
 // illegal move; the game is then returned as it was before that move.
 func Replay(r *Record) (*Game, error) {
-	g, err := NewGame(r.Size, r.Rules, r.Handicap, r.Setup)
-	if err != nil {
+	g := new(Game)
+	started, err := g.replay(r)
+	if !started {
 		return nil, err
 	}
-	g.Reserve(len(r.Moves))
+	return g, err
+}
+
+// replay (re)starts g from the record's setup and plays its moves;
+// started is false when the game could not even be set up.
+func (g *Game) replay(r *Record) (started bool, err error) {
+	if err := g.start(r.Size, r.Rules, r.Handicap, r.Setup, len(r.Moves)); err != nil {
+		return false, err
+	}
 	for i, m := range r.Moves {
 		if m.Color != Black && m.Color != White {
-			return g, invalid("moves", "move %d has no colour", i+1)
+			return true, invalid("moves", "move %d has no colour", i+1)
 		}
 		if err := g.Play(m); err != nil {
 			if errors.Is(err, ErrGameOver) {
-				return g, invalid("moves", "the game ended in a repetition cycle at move %d, but move %d follows", g.cycleAt, i+1)
+				return true, invalid("moves", "the game ended in a repetition cycle at move %d, but move %d follows", g.cycleAt, i+1)
 			}
-			return g, err
+			return true, err
 		}
 	}
-	return g, nil
+	return true, nil
 }
+
+// gamePool keeps Games for Judge, which never hands its Game out: judging
+// many records reuses the boards and tables instead of making garbage.
+var gamePool = sync.Pool{New: func() any { return new(Game) }}
 
 // validate checks the fields Replay does not.
 func (r *Record) validate() error {
@@ -121,8 +135,12 @@ func Judge(r *Record) (Verdict, error) {
 	if err != nil {
 		return Verdict{}, invalid("result", "%v", err)
 	}
-	g, err := Replay(r)
-	if err != nil {
+	g := gamePool.Get().(*Game)
+	defer func() {
+		g.setup = nil // do not keep the record alive in the pool
+		gamePool.Put(g)
+	}()
+	if _, err := g.replay(r); err != nil {
 		return Verdict{}, err
 	}
 	v := Verdict{End: r.End, Moves: g.MoveCount()}

@@ -735,7 +735,7 @@ func (r *Record) SGF() []byte {
 	}
 	for _, f := range []struct{ id, v string }{{"PB", r.Black.Name}, {"BR", r.Black.Rank}, {"PW", r.White.Name}, {"WR", r.White.Rank}, {"DT", r.Date}} {
 		if f.v != "" {
-			prop(f.id, utf8Safe(f.v))
+			prop(f.id, utf8Safe(sgfSimpleText(f.v))) // SimpleText: one line
 		}
 	}
 	if r.Result != "" {

@@ -1,5 +1,54 @@
 // Package rating owns the ladder's points-difference formula and the
-// Glicko-2 rating kept beside it.
+// Glicko-2 rating kept beside it. It is pure: no I/O, no clock, no
+// context; the rating service and its stores build on it.
 //
-// It is a pure core: it imports only the standard library and ranks.
+// # The ladder
+//
+// Ladder is rating.md §2 as one function: the winner's and loser's
+// scores and the game's facts (moves, handicap, draw/void, escape) give
+// both deltas. Every number and every "decided" point of the spec is a
+// named constant or function in ladder.go (StartScore, FlatBandBelow …
+// EscapeFactor, winnerHigher, isHandicap, winnerGains). A consequence
+// worth knowing: since the rank never falls as the score rises, "the
+// winner is higher" is simply "the winner's score is higher", so the
+// deltas depend only on the score difference and the facts.
+//
+// # Glicko-2
+//
+// System.Update is Glickman's algorithm ("Example of the Glicko-2
+// system", step numbers in the code), τ configurable (DefaultTau 0.5),
+// new players 1500 / 350 / 0.06. The platform treats every game as its
+// own rating period, as large servers do. Expected gives the expected
+// score between two players, counting both deviations.
+//
+// # One game, both players
+//
+// State is a player's rating state (ladder score and Glicko-2) and
+// System.Apply the one function a server calls per finished game: it
+// returns both new states and the ladder deltas, so the rules live here
+// only. Ladder and Glicko-2 are both computed from the states before the
+// game; a void or handicap game moves neither, a draw only Glicko-2.
+//
+// # Calibration: Glicko-2 to ladder rank
+//
+// Suggest maps a Glicko-2 rating to a ladder score and rank. The
+// calibration is linear and fixed by two choices:
+//
+//   - Anchor: rating 1500 (a new Glicko-2 player) is ladder score 0 (a
+//     new ladder player, 1k), so the two systems agree on newcomers.
+//   - Slope: one Glicko-2 point is one ladder point (GlickoPerLadderPoint),
+//     so a rank (100 ladder points) is 100 rating points, and a player one
+//     rank above an equally certain opponent is expected to score about
+//     0.64 against them — a modest edge, as a one-rank gap is in even
+//     games.
+//
+// So 9k starts at rating 700, 1d at 1600 and 9d at 2400. The rank at
+// each end of the 95% interval (rating ± 2·RD) comes with it: a new
+// player's spans 8k…7d, which is the honest answer.
+// The suggestion is advice for placement and for flagging a ladder rank
+// far from a player's results; it never moves a score. Once real games
+// exist the slope should be refitted (ladder score against rating for
+// players with RD below 100); it is one constant.
+//
+// It imports only the standard library and ranks.
 package rating
