@@ -7,14 +7,20 @@ import (
 )
 
 // DefaultPlayouts is decided: the number of random playouts EstimateDead
-// runs when the options give none. Ownership estimates settle to within a
-// few hundredths by then, and 19×19 takes a few tens of milliseconds.
+// runs when the options give none. The ownership of a point is then known
+// to about ±0.03, well inside the margin deadOwnership leaves; on the
+// GNU Go corpus 250 playouts already do as well (docs/benchmarks.md), and
+// 1000 cost a few tens of milliseconds on 19×19.
 const DefaultPlayouts = 1000
 
 // deadOwnership is decided: a chain that is not pass-alive is dead when
-// the mean ownership of its points, seen from its own colour, is below
-// this: the opponent ends up owning them more often than its owner does.
-const deadOwnership = 0.0
+// the mean ownership of its points, seen from its own colour (+1 always
+// its own, -1 always the opponent's), is below this. Above zero because
+// both players passed: a chain its owner keeps in barely more than half
+// the random continuations is, in a finished game, usually one the
+// opponent did not bother to capture. On the corpus every value from 0.1
+// to 0.4 gives the same agreement; 0.25 is the middle.
+const deadOwnership = 0.25
 
 // EstimateOptions tune EstimateDead.
 type EstimateOptions struct {
@@ -53,13 +59,16 @@ func (e *Estimate) OwnerAt(p Point) float64 {
 // both players to confirm. Stones of pass-alive chains (Benson) are never
 // dead, and opponent stones inside their vital regions always are. For
 // the rest it estimates ownership by random playouts from the position:
-// both players play uniformly random legal moves that neither fill their
-// own eye nor put a chain of two or more stones into atari (that would
-// break sekis), under simple ko, never suicide, until both pass; half the
-// playouts start with Black, half with White. A chain whose points end up
-// owned by the opponent more often than by its own colour is dead.
+// both players play random legal moves that neither fill their own eye
+// nor put a chain of two or more stones into atari (that would break
+// sekis), under simple ko, never suicide, until both pass; a player first
+// captures a chain the opponent's last move left in atari, or saves its
+// own chain that move put in atari; half the playouts start with Black,
+// half with White. A chain whose points its own colour keeps too rarely
+// (mean ownership below deadOwnership) is dead.
+//
 // The ruleset does not enter: life and death are the same under all of
-// ours, and the caller scores the result under its own rules.
+// ours, and the caller counts the proposal under its own rules.
 func EstimateDead(b *Board, opt EstimateOptions) *Estimate {
 	n := opt.Playouts
 	if n <= 0 {
@@ -174,7 +183,8 @@ type playout struct {
 	at    [maxIndex]int16
 	nFree int
 	rng   rand.PCG
-	moves int // plays made in all playouts so far, for benchmarks
+	moves int   // plays made in all playouts so far, for benchmarks
+	last  int16 // the last play of the playout, 0 after a pass
 }
 
 func (p *playout) init(b *Board, fixed *[maxIndex]Color) {
@@ -189,10 +199,7 @@ func (p *playout) run(seed, k uint64) {
 	p.b = p.start
 	p.rng.Seed(seed, k)
 	b := &p.b
-	p.nFree = 0
-	for i := range p.at {
-		p.at[i] = -1
-	}
+	p.nFree = 0 // at[] of points not in free is never read: no reset needed
 	for y := 0; y < b.size; y++ {
 		for x := 0; x < b.size; x++ {
 			if i := b.index(x, y); b.color[i] == Empty && p.fixed[i] == Empty {
@@ -200,6 +207,7 @@ func (p *playout) run(seed, k uint64) {
 			}
 		}
 	}
+	p.last = 0
 	c := Black
 	if k%2 == 1 {
 		c = White
@@ -242,6 +250,14 @@ func (p *playout) swap(j, k int) {
 // moved past the end of the window still to draw from.
 func (p *playout) move(c Color) bool {
 	b := &p.b
+	if p.last != 0 {
+		if i := p.tactical(c); i != 0 {
+			if pl, err := b.check(c, i); err == nil && !p.selfAtari(c, &pl) {
+				p.play(c, &pl)
+				return true
+			}
+		}
+	}
 	for n := p.nFree; n > 0; n-- {
 		j := int(uint64(uint32(p.rng.Uint64())) * uint64(n) >> 32)
 		i := p.free[j]
@@ -254,20 +270,85 @@ func (p *playout) move(c Color) bool {
 			p.swap(j, n-1)
 			continue
 		}
-		b.apply(c, &pl)
-		p.del(i)
-		for k := 0; k < pl.nCaps; k++ {
-			h := pl.caps[k]
-			for s := h; ; { // remove keeps the ring of the removed chain
-				p.add(s)
-				if s = b.next[s]; s == h {
-					break
-				}
-			}
-		}
+		p.play(c, &pl)
 		return true
 	}
+	p.last = 0
 	return false
+}
+
+// play applies a checked move and updates the list of free points.
+func (p *playout) play(c Color, pl *plan) {
+	b := &p.b
+	b.apply(c, pl)
+	p.del(pl.at)
+	p.last = pl.at
+	for k := 0; k < pl.nCaps; k++ {
+		h := pl.caps[k]
+		for s := h; ; { // remove keeps the ring of the removed chain
+			p.add(s)
+			if s = b.next[s]; s == h {
+				break
+			}
+		}
+	}
+}
+
+// tactical answers the opponent's last move: capture a chain of the
+// opponent's in atari next to it, else save c's chain that it put in atari
+// (the caller checks the rescue is no self-atari). 0: nothing to do.
+func (p *playout) tactical(c Color) int16 {
+	b := &p.b
+	d := b.dirs()
+	last := p.last
+	if b.color[last] != c.Opponent() {
+		return 0
+	}
+	if lib := b.atariLiberty(b.head[last]); lib != 0 {
+		return lib
+	}
+	for k := 0; k < 4; k++ {
+		q := last + d[k]
+		if b.color[q] == c.Opponent() {
+			if lib := b.atariLiberty(b.head[q]); lib != 0 {
+				return lib
+			}
+		}
+	}
+	for k := 0; k < 4; k++ {
+		q := last + d[k]
+		if b.color[q] == c {
+			if lib := b.atariLiberty(b.head[q]); lib != 0 {
+				return lib
+			}
+		}
+	}
+	return 0
+}
+
+// atariLiberty returns the only liberty of the chain with head h, or 0
+// when it has more. One point is a liberty of at most four of the chain's
+// stones, so a chain with more than four pseudo-liberties is not in atari.
+func (b *Board) atariLiberty(h int16) int16 {
+	if b.libs[h] > 4 {
+		return 0
+	}
+	d := b.dirs()
+	var lib int16
+	for s := h; ; {
+		for k := 0; k < 4; k++ {
+			if q := s + d[k]; b.color[q] == Empty && q != lib {
+				if lib != 0 {
+					return 0
+				}
+				lib = q
+			}
+		}
+		if s = b.next[s]; s == h {
+			break
+		}
+	}
+	return lib
 }
 
 // ownEye reports whether the empty point i is c's own eye: all its
