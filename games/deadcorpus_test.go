@@ -194,14 +194,7 @@ func TestDeadStoneCorpus(t *testing.T) {
 	bySize := map[int]*tally{}
 	var all tally
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := ParseRecord(data)
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+		r := readRecord(t, f)
 		claimed, ok, err := ParseResult(r.Result)
 		if err != nil || !ok || len(r.Dead) == 0 {
 			t.Fatalf("%s: want a counted result and dead stones, have %q (%v) and %d dead", f, r.Result, err, len(r.Dead))

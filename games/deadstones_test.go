@@ -175,17 +175,23 @@ func TestPlayoutAllocatesNothing(t *testing.T) {
 	}
 }
 
-// benchPosition is the final position of a game record in testdata.
-func benchPosition(b *testing.B, file string) *Board {
+// readRecord reads and parses one SGF game of testdata.
+func readRecord(tb testing.TB, file string) *Record {
+	tb.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	r, err := ParseRecord(data)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatalf("%s: %v", file, err)
 	}
-	g, err := Replay(r)
+	return r
+}
+
+// benchPosition is the final position of a game record in testdata.
+func benchPosition(b *testing.B, file string) *Board {
+	g, err := Replay(readRecord(b, file))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -182,6 +181,3 @@ func gtpVertices(s string, size int) ([]Point, error) {
 	}
 	return pts, nil
 }
-
-// gtpInt reads an integer reply.
-func gtpInt(s string) (int, error) { return strconv.Atoi(strings.TrimSpace(s)) }
