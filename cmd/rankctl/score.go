@@ -38,7 +38,8 @@ func (o *scoreOptions) register(fs *flag.FlagSet) {
 	o.estimate.register(fs)
 }
 
-// deadStones decides the dead stones: --dead, else those the record agreed.
+// deadStones decides the dead stones: the engine's proposal (--estimate-dead),
+// --dead, else those the record agreed.
 func (o *scoreOptions) deadStones(r *games.Record) ([]games.Point, error) {
 	if o.estimate.on {
 		if o.set["dead"] {
