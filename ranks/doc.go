@@ -11,6 +11,15 @@
 // the score) at 9k and 9d, and Rank.LowestScore gives the score a rank
 // starts at. The table is written once, in ladder.go.
 //
-// It is a pure core: it imports only the standard library and nothing of
-// this module.
+// Promotion exams (exam*.go): ExamDraft.Build validates an admin's exam
+// schedule and names each bad field; PairExam pairs a session's candidates
+// (distinct opponents of similar level, balanced colours); Settle and
+// TallyGames grade them. ExamService ties these to the ports it defines
+// and others implement: ExamStore (ranks/examdb), ExamGames (pending games
+// and their outcomes), ExamPlayers (ladder score, certified rank),
+// Certifier (the ledger) and Calendar (cron, from jobs). Its steps are
+// idempotent and resumable, so the exam job can run them on any replica.
+//
+// It imports only the standard library and nothing of this module; the
+// exam service does I/O only through its ports.
 package ranks

@@ -23,6 +23,8 @@ type scoreOptions struct {
 	dead   string
 	game   int
 	asJSON bool
+	// estimate: --estimate-dead and its tuning (estimate.go).
+	estimate estimateFlags
 	// set records which flags were given on the command line.
 	set map[string]bool
 }
@@ -33,10 +35,18 @@ func (o *scoreOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.dead, "dead", "", "dead stones `P,P,...` as SGF points (pd) or vertices (Q16); a stone marks its chain (default: the file's TB/TW marks)")
 	fs.IntVar(&o.game, "game", 1, "which game of a collection")
 	fs.BoolVar(&o.asJSON, "json", false, "print JSON")
+	o.estimate.register(fs)
 }
 
-// deadStones decides the dead stones: --dead, else those the record agreed.
+// deadStones decides the dead stones: the engine's proposal (--estimate-dead),
+// --dead, else those the record agreed.
 func (o *scoreOptions) deadStones(r *games.Record) ([]games.Point, error) {
+	if o.estimate.on {
+		if o.set["dead"] {
+			return nil, fmt.Errorf("--dead and --estimate-dead exclude each other")
+		}
+		return o.estimate.dead(r), nil
+	}
 	if o.set["dead"] {
 		pts, err := parsePoints(o.dead, r.Size)
 		if err != nil {
@@ -85,7 +95,7 @@ func runScore(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	o := scoreOptions{set: map[string]bool{}}
 	o.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: rankctl score [--rules R] [--komi K] [--dead P,P,...] [--json] FILE\n\nCounts the final position with the dead stones removed and prints the result.")
+		fmt.Fprintln(stderr, "usage: rankctl score [--rules R] [--komi K] [--dead P,P,...|--estimate-dead] [--json] FILE\n\nCounts the final position with the dead stones removed and prints the result.")
 		fs.PrintDefaults()
 	}
 	files, err := parseArgs(fs, args)

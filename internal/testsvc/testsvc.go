@@ -61,7 +61,7 @@ func RedisURL(t testing.TB) string {
 	opt.DB = int(n%(redisDBs-1)) + 1
 	c := redis.NewClient(opt)
 	defer c.Close()
-	if err := c.FlushDB(ctx).Err(); err != nil {
+	if err := c.FlushDBAsync(ctx).Err(); err != nil {
 		t.Fatalf("redis db %d: %v (start redis-server with --databases %d)", opt.DB, err, redisDBs)
 	}
 	return fmt.Sprintf("redis://%s/%d", opt.Addr, opt.DB)

@@ -1,0 +1,455 @@
+package games
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"sync"
+)
+
+// DefaultPlayouts is decided: the number of random playouts EstimateDead
+// runs when the options give none. The ownership of a point is then known
+// to about ±0.03, well inside the margin deadOwnership leaves; on the
+// GNU Go corpus 250 playouts already do as well (docs/benchmarks.md), and
+// 1000 cost a few tens of milliseconds on 19×19.
+const DefaultPlayouts = 1000
+
+// deadOwnership is decided: a chain that is not pass-alive is dead when
+// the mean ownership of its points, seen from its own colour (+1 always
+// its own, -1 always the opponent's), is below this. Above zero because
+// both players passed: a chain its owner keeps in barely more than half
+// the random continuations is, in a finished game, usually one the
+// opponent did not bother to capture. On the corpus every value from 0.1
+// to 0.4 gives the same agreement; 0.25 is the middle.
+const deadOwnership = 0.25
+
+// EstimateOptions tune EstimateDead.
+type EstimateOptions struct {
+	Playouts int    // random playouts; 0: DefaultPlayouts
+	Seed     uint64 // the same seed and position give the same estimate
+	// Workers run playouts in parallel; 0: GOMAXPROCS. The result does not
+	// depend on it: each playout has its own random stream.
+	Workers int
+}
+
+// Estimate is a proposal of the dead stones of a final position.
+type Estimate struct {
+	Size int `json:"size"`
+	// Dead holds the proposed dead stones in board order (rows from the
+	// top), whole chains: ready for ScoreParams.Dead.
+	Dead []Point `json:"dead"`
+	// Ownership is, for each point in row-major order from the top left
+	// (index y*Size+x), how surely it ends as Black's (+1) or White's (-1)
+	// area: the mean over the playouts, 0 for points no one owns.
+	Ownership []float64 `json:"ownership"`
+	// Settled holds, in the same order, the owner Benson's algorithm proves
+	// (pass-alive chains and their vital regions), Empty elsewhere.
+	Settled  []Color `json:"-"`
+	Playouts int     `json:"playouts"`
+}
+
+// OwnerAt returns the ownership of p (+1 Black … -1 White; 0 off the board).
+func (e *Estimate) OwnerAt(p Point) float64 {
+	if !p.On(e.Size) {
+		return 0
+	}
+	return e.Ownership[p.Y*e.Size+p.X]
+}
+
+// EstimateDead proposes which stones of a final position are dead, for
+// both players to confirm. Stones of pass-alive chains (Benson) are never
+// dead, and opponent stones inside their vital regions always are. For
+// the rest it estimates ownership by random playouts from the position:
+// both players play random legal moves that neither fill their own eye
+// nor put a chain of two or more stones into atari (that would break
+// sekis), under simple ko, never suicide, until both pass; a player first
+// captures a chain the opponent's last move left in atari, or saves its
+// own chain that move put in atari; half the playouts start with Black,
+// half with White. A chain whose points its own colour keeps too rarely
+// (mean ownership below deadOwnership) is dead.
+//
+// The ruleset does not enter: life and death are the same under all of
+// ours, and the caller counts the proposal under its own rules.
+func EstimateDead(b *Board, opt EstimateOptions) *Estimate {
+	n := opt.Playouts
+	if n <= 0 {
+		n = DefaultPlayouts
+	}
+	var settled bensonResult
+	settled.run(b)
+
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, n/64))
+	sums := make([][maxIndex]int32, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var p playout
+			p.init(b, &settled.owner)
+			for k := w; k < n; k += workers {
+				p.run(opt.Seed, uint64(k))
+				p.tally(&sums[w])
+			}
+		}()
+	}
+	wg.Wait()
+
+	e := &Estimate{Size: b.size, Playouts: n, Ownership: make([]float64, b.size*b.size), Settled: make([]Color, b.size*b.size)}
+	var own [maxIndex]float64
+	for y := 0; y < b.size; y++ {
+		for x := 0; x < b.size; x++ {
+			i := b.index(x, y)
+			var s int32
+			for w := range sums {
+				s += sums[w][i]
+			}
+			own[i] = float64(s) / float64(n)
+			switch settled.owner[i] {
+			case Black:
+				own[i] = 1
+			case White:
+				own[i] = -1
+			}
+			e.Ownership[y*b.size+x] = own[i]
+			e.Settled[y*b.size+x] = settled.owner[i]
+		}
+	}
+	e.Dead = deadChains(b, &own, &settled.owner)
+	return e
+}
+
+// deadChains applies the decision rule to every chain: not pass-alive and
+// mean ownership (from its own side) below deadOwnership, or lying in a
+// vital region of the opponent's pass-alive chains.
+func deadChains(b *Board, own *[maxIndex]float64, settled *[maxIndex]Color) []Point {
+	var dead [maxIndex]bool
+	var done [maxIndex]bool
+	var out []Point
+	for y := 0; y < b.size; y++ {
+		for x := 0; x < b.size; x++ {
+			i := b.index(x, y)
+			c := b.color[i]
+			if !isStone(c) {
+				continue
+			}
+			h := b.head[i]
+			if !done[h] {
+				done[h] = true
+				switch settled[h] {
+				case c:
+				case c.Opponent():
+					dead[h] = true
+				default:
+					sum := 0.0
+					for s := h; ; {
+						sum += own[s]
+						if s = b.next[s]; s == h {
+							break
+						}
+					}
+					mean := sum / float64(b.count[h])
+					if c == White {
+						mean = -mean
+					}
+					dead[h] = mean < deadOwnership
+				}
+			}
+			if dead[h] {
+				out = append(out, Point{x, y})
+			}
+		}
+	}
+	return out
+}
+
+// playoutMoveFactor bounds a playout at this many moves per board point,
+// so that a long cycle of kos cannot run on for ever.
+const playoutMoveFactor = 3
+
+// playout is one worker's playing board and its list of candidate points.
+// It is set up once and reused for every playout: a playout allocates
+// nothing.
+type playout struct {
+	start Board
+	b     Board
+	fixed *[maxIndex]Color // settled points: no one plays there
+	// free[:nFree] are the empty points outside settled regions; at[i] is
+	// the position of index i in free, -1 when it is not there.
+	free  [maxIndex]int16
+	at    [maxIndex]int16
+	nFree int
+	rng   rand.PCG
+	moves int   // plays made in all playouts so far, for benchmarks
+	last  int16 // the last play of the playout, 0 after a pass
+}
+
+func (p *playout) init(b *Board, fixed *[maxIndex]Color) {
+	p.start = *b
+	p.start.multiSuicide = false
+	p.fixed = fixed
+}
+
+// run plays one playout from the start position, with the random stream
+// (seed, k); even k start with Black, odd k with White.
+func (p *playout) run(seed, k uint64) {
+	p.b = p.start
+	p.rng.Seed(seed, k)
+	b := &p.b
+	p.nFree = 0 // at[] of points not in free is never read: no reset needed
+	for y := 0; y < b.size; y++ {
+		for x := 0; x < b.size; x++ {
+			if i := b.index(x, y); b.color[i] == Empty && p.fixed[i] == Empty {
+				p.add(i)
+			}
+		}
+	}
+	p.last = 0
+	c := Black
+	if k%2 == 1 {
+		c = White
+	}
+	limit := playoutMoveFactor * b.size * b.size
+	for moves, passes := 0, 0; passes < 2 && moves < limit; moves++ {
+		if p.move(c) {
+			passes = 0
+			p.moves++
+		} else {
+			b.Pass()
+			passes++
+		}
+		c = c.Opponent()
+	}
+}
+
+func (p *playout) add(i int16) {
+	p.at[i] = int16(p.nFree)
+	p.free[p.nFree] = i
+	p.nFree++
+}
+
+func (p *playout) del(i int16) {
+	j := p.at[i]
+	p.nFree--
+	last := p.free[p.nFree]
+	p.free[j], p.at[last] = last, j
+	p.at[i] = -1
+}
+
+func (p *playout) swap(j, k int) {
+	a, c := p.free[j], p.free[k]
+	p.free[j], p.free[k] = c, a
+	p.at[a], p.at[c] = int16(k), int16(j)
+}
+
+// move plays a random acceptable move for c and reports whether there
+// was one. Candidates are drawn without replacement: a rejected one is
+// moved past the end of the window still to draw from.
+func (p *playout) move(c Color) bool {
+	b := &p.b
+	if p.last != 0 {
+		if i := p.tactical(c); i != 0 {
+			if pl, err := b.check(c, i); err == nil && !p.selfAtari(c, &pl) {
+				p.play(c, &pl)
+				return true
+			}
+		}
+	}
+	for n := p.nFree; n > 0; n-- {
+		j := int(uint64(uint32(p.rng.Uint64())) * uint64(n) >> 32)
+		i := p.free[j]
+		if b.ownEye(c, i) {
+			p.swap(j, n-1)
+			continue
+		}
+		pl, err := b.check(c, i)
+		if err != nil || p.selfAtari(c, &pl) {
+			p.swap(j, n-1)
+			continue
+		}
+		p.play(c, &pl)
+		return true
+	}
+	p.last = 0
+	return false
+}
+
+// play applies a checked move and updates the list of free points.
+func (p *playout) play(c Color, pl *plan) {
+	b := &p.b
+	b.apply(c, pl)
+	p.del(pl.at)
+	p.last = pl.at
+	for k := 0; k < pl.nCaps; k++ {
+		h := pl.caps[k]
+		for s := h; ; { // remove keeps the ring of the removed chain
+			p.add(s)
+			if s = b.next[s]; s == h {
+				break
+			}
+		}
+	}
+}
+
+// tactical answers the opponent's last move: capture a chain of the
+// opponent's in atari next to it, else save c's chain that it put in atari
+// (the caller checks the rescue is no self-atari). 0: nothing to do.
+func (p *playout) tactical(c Color) int16 {
+	b := &p.b
+	d := b.dirs()
+	last := p.last
+	if b.color[last] != c.Opponent() {
+		return 0
+	}
+	if lib := b.atariLiberty(b.head[last]); lib != 0 {
+		return lib
+	}
+	for k := 0; k < 4; k++ {
+		q := last + d[k]
+		if b.color[q] == c.Opponent() {
+			if lib := b.atariLiberty(b.head[q]); lib != 0 {
+				return lib
+			}
+		}
+	}
+	for k := 0; k < 4; k++ {
+		q := last + d[k]
+		if b.color[q] == c {
+			if lib := b.atariLiberty(b.head[q]); lib != 0 {
+				return lib
+			}
+		}
+	}
+	return 0
+}
+
+// atariLiberty returns the only liberty of the chain with head h, or 0
+// when it has more. One point is a liberty of at most four of the chain's
+// stones, so a chain with more than four pseudo-liberties is not in atari.
+func (b *Board) atariLiberty(h int16) int16 {
+	if b.libs[h] > 4 {
+		return 0
+	}
+	d := b.dirs()
+	var lib int16
+	for s := h; ; {
+		for k := 0; k < 4; k++ {
+			if q := s + d[k]; b.color[q] == Empty && q != lib {
+				if lib != 0 {
+					return 0
+				}
+				lib = q
+			}
+		}
+		if s = b.next[s]; s == h {
+			break
+		}
+	}
+	return lib
+}
+
+// ownEye reports whether the empty point i is c's own eye: all its
+// neighbours are c's (or the edge) and the opponent does not hold enough
+// diagonals to make it false (two in the open, one on the edge).
+func (b *Board) ownEye(c Color, i int16) bool {
+	s := int16(b.stride)
+	edge := false
+	for _, q := range [4]int16{i - 1, i + 1, i - s, i + s} {
+		switch b.color[q] {
+		case border:
+			edge = true
+		case c:
+		default:
+			return false
+		}
+	}
+	opp, bad := c.Opponent(), 0
+	for _, q := range [4]int16{i - s - 1, i - s + 1, i + s - 1, i + s + 1} {
+		if q >= 0 && b.color[q] == opp { // the top-left corner's diagonal is index -1
+			bad++
+		}
+	}
+	if edge {
+		return bad == 0
+	}
+	return bad < 2
+}
+
+// selfAtari reports whether the planned move leaves a chain of two or
+// more of c's stones with a single liberty without capturing anything.
+func (p *playout) selfAtari(c Color, pl *plan) bool {
+	if pl.nOwn == 0 || pl.captures > 0 {
+		return false
+	}
+	b := &p.b
+	i := pl.at
+	d := b.dirs()
+	var lib int16 // the one liberty found so far
+	note := func(q int16) bool {
+		if q == i || q == lib {
+			return false
+		}
+		if lib != 0 {
+			return true // a second liberty
+		}
+		lib = q
+		return false
+	}
+	for k := 0; k < 4; k++ {
+		if q := i + d[k]; b.color[q] == Empty && note(q) {
+			return false
+		}
+	}
+	for k := 0; k < pl.nOwn; k++ {
+		h := pl.own[k]
+		for s := h; ; {
+			for j := 0; j < 4; j++ {
+				if q := s + d[j]; b.color[q] == Empty && note(q) {
+					return false
+				}
+			}
+			if s = b.next[s]; s == h {
+				break
+			}
+		}
+	}
+	return true
+}
+
+// tally adds the final position's ownership to sum: +1 for Black's
+// stones and for empty points whose neighbours are all black, -1 likewise
+// for White, the settled owner on settled points.
+func (p *playout) tally(sum *[maxIndex]int32) {
+	b := &p.b
+	d := b.dirs()
+	for y := 0; y < b.size; y++ {
+		i := b.index(0, y)
+		for x := 0; x < b.size; x++ {
+			c := b.color[i]
+			if f := p.fixed[i]; f != Empty {
+				c = f
+			} else if c == Empty {
+				var seen uint8
+				for k := 0; k < 4; k++ {
+					seen |= 1 << b.color[i+d[k]]
+				}
+				switch seen &^ (1 << border) {
+				case 1 << Black:
+					c = Black
+				case 1 << White:
+					c = White
+				}
+			}
+			switch c {
+			case Black:
+				sum[i]++
+			case White:
+				sum[i]--
+			}
+			i++
+		}
+	}
+}

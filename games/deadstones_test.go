@@ -1,0 +1,241 @@
+package games
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// deadRows marks the proposal on the position: lower case for dead stones.
+func deadRows(b *Board, dead []Point) string {
+	rows := b.Rows()
+	for _, p := range dead {
+		r := []byte(rows[p.Y])
+		r[p.X] += 'a' - 'A'
+		rows[p.Y] = string(r)
+	}
+	return strings.Join(rows, "\n")
+}
+
+func TestEstimateDead(t *testing.T) {
+	tests := []struct {
+		name string
+		// board: X/O stones; x/o the stones expected to be proposed dead.
+		board []string
+	}{
+		{
+			name: "no dead stones",
+			board: []string{
+				"...XO....",
+				"...XO....",
+				"...XO....",
+				"...XO....",
+				"...XO....",
+				"...XO....",
+				"...XO....",
+				"...XO....",
+				"...XO....",
+			},
+		},
+		{
+			name: "lone invaders",
+			board: []string{
+				"...XO....",
+				"...XO.x..",
+				".o.XO....",
+				"...XO....",
+				"...XO....",
+				"...XO....",
+				"...XO..x.",
+				"...XO....",
+				"...XO....",
+			},
+		},
+		{
+			name: "a dead group with one eye",
+			board: []string{
+				"o.o.XO...",
+				"ooo.XO...",
+				"XXX.XO...",
+				"..X.XO...",
+				"....XO...",
+				"....XO...",
+				"....XO...",
+				"....XO...",
+				"....XO...",
+			},
+		},
+		{
+			// Black's group inside White's area has two eyes: alive, and
+			// pass-alive, so never dead whatever the playouts say.
+			name: "a living group in the opponent's area",
+			board: []string{
+				"...XOX.X.",
+				"...XOXXXX",
+				"...XOOOOO",
+				"...XO....",
+				"...XO....",
+				"...XO....",
+				"...XO....",
+				"...XO....",
+				"...XO....",
+			},
+		},
+		{
+			// The two groups on the top edge have one eye each and share
+			// the liberty between them: seki. Neither is dead; the
+			// playouts keep it because they never put a chain of two or
+			// more stones into atari.
+			name: "seki",
+			board: []string{
+				".XX.OO.OX",
+				"XXXXOOOOX",
+				"OOOOXXXXX",
+				"...OX....",
+				"...OX....",
+				"...OX....",
+				"...OX....",
+				"...OX....",
+				"...OX....",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			upper := make([]string, len(tt.board))
+			var want []Point
+			for y, r := range tt.board {
+				upper[y] = strings.ToUpper(r)
+				for x := range r {
+					if r[x] == 'x' || r[x] == 'o' {
+						want = append(want, Point{x, y})
+					}
+				}
+			}
+			b, err := BoardFromRows(upper)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := EstimateDead(b, EstimateOptions{Seed: 3})
+			if !slices.Equal(e.Dead, want) {
+				t.Errorf("proposed:\n%s\nwant:\n%s\nownership:\n%s", deadRows(b, e.Dead), deadRows(b, want), ownershipPicture(b, e))
+			}
+		})
+	}
+}
+
+func TestEstimateDeadDeterministic(t *testing.T) {
+	b := randomPosition(13, 5, 13*13*8/10)
+	one := EstimateDead(b, EstimateOptions{Seed: 9, Playouts: 300, Workers: 1})
+	three := EstimateDead(b, EstimateOptions{Seed: 9, Playouts: 300, Workers: 3})
+	if !slices.Equal(one.Dead, three.Dead) || !slices.Equal(one.Ownership, three.Ownership) {
+		t.Errorf("the number of workers changed the estimate")
+	}
+	other := EstimateDead(b, EstimateOptions{Seed: 10, Playouts: 300})
+	if slices.Equal(one.Ownership, other.Ownership) {
+		t.Errorf("another seed gave the very same ownership: is the seed used?")
+	}
+	if one.Playouts != 300 || len(one.Ownership) != 13*13 || len(one.Settled) != 13*13 {
+		t.Errorf("estimate shape: %d playouts, %d ownership, %d settled", one.Playouts, len(one.Ownership), len(one.Settled))
+	}
+	for i, o := range one.Ownership {
+		p := Point{i % 13, i / 13}
+		if o < -1 || o > 1 {
+			t.Errorf("ownership %v at %s is outside [-1, 1]", o, p)
+		}
+		if s := one.Settled[i]; s != Empty && b.At(p) == s && slices.Contains(one.Dead, p) {
+			t.Errorf("the pass-alive stone on %s is proposed dead", p)
+		}
+	}
+	if d := EstimateDead(b, EstimateOptions{}); d.Playouts != DefaultPlayouts {
+		t.Errorf("default playouts: %d", d.Playouts)
+	}
+}
+
+// TestPlayoutAllocatesNothing: the playouts reuse one board and one list.
+func TestPlayoutAllocatesNothing(t *testing.T) {
+	b := randomPosition(19, 3, 19*19/2)
+	var settled bensonResult
+	settled.run(b)
+	p := new(playout)
+	p.init(b, &settled.owner)
+	var sum [maxIndex]int32
+	k := uint64(0)
+	allocs := testing.AllocsPerRun(20, func() {
+		p.run(1, k)
+		p.tally(&sum)
+		k++
+	})
+	if allocs != 0 {
+		t.Errorf("a playout allocates %v times", allocs)
+	}
+	if p.moves == 0 {
+		t.Errorf("the playouts made no move")
+	}
+}
+
+// readRecord reads and parses one SGF game of testdata.
+func readRecord(tb testing.TB, file string) *Record {
+	tb.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r, err := ParseRecord(data)
+	if err != nil {
+		tb.Fatalf("%s: %v", file, err)
+	}
+	return r
+}
+
+// benchPosition is the final position of a game record in testdata.
+func benchPosition(b *testing.B, file string) *Board {
+	g, err := Replay(readRecord(b, file))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return g.Board()
+}
+
+var benchPositions = []struct{ name, file string }{
+	{"9x9", "testdata/deadstones/gnugo-9-0001.sgf"},
+	{"13x13", "testdata/deadstones/gnugo-13-0001.sgf"},
+	{"19x19", "testdata/selfplay/gnugo-19-1.sgf"},
+}
+
+// BenchmarkEstimateDead: one whole proposal with the default playouts.
+func BenchmarkEstimateDead(b *testing.B) {
+	for _, bp := range benchPositions {
+		b.Run(bp.name, func(b *testing.B) {
+			pos := benchPosition(b, bp.file)
+			b.ReportAllocs()
+			for b.Loop() {
+				EstimateDead(pos, EstimateOptions{Seed: 1})
+			}
+		})
+	}
+}
+
+// BenchmarkPlayout: one playout on one core, and the time per move in it.
+func BenchmarkPlayout(b *testing.B) {
+	for _, bp := range benchPositions {
+		b.Run(bp.name, func(b *testing.B) {
+			pos := benchPosition(b, bp.file)
+			var settled bensonResult
+			settled.run(pos)
+			p := new(playout)
+			p.init(pos, &settled.owner)
+			var sum [maxIndex]int32
+			b.ReportAllocs()
+			k := uint64(0)
+			for b.Loop() {
+				p.run(1, k)
+				p.tally(&sum)
+				k++
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(p.moves), "ns/move")
+			b.ReportMetric(float64(p.moves)/float64(k), "moves/playout")
+		})
+	}
+}
