@@ -32,6 +32,16 @@
 // (bigEyeSpace), komi written times 100 (komiScale), the default komi
 // (DefaultKomi) and the fixed handicap points (HandicapPoints).
 //
-// games is a pure core: it imports only the standard library. It must not
-// import ranks, rating, any other package of this module, or any driver.
+// Game records are kept through the Store port (adapter gamedb, contract
+// suite gametest). Intake takes finished games in: it judges a
+// submission, stores it once per source_id (ContentHash tells a retry from
+// a conflict), has it rated through the Rater port, which games defines
+// and cmd fills with the rating service, and marks it rated; Recover
+// completes what a crash left. Pending games (a pairing, an exam) are
+// created by CreatePending, finished by a submission naming their id, and
+// voided by ExpirePending.
+//
+// games imports only the standard library: the rules and the record are
+// pure, and the intake does I/O only through its ports. It must not import
+// ranks, rating, any other package of this module, or any driver.
 package games

@@ -1,6 +1,22 @@
 // Package rating owns the ladder's points-difference formula and the
-// Glicko-2 rating kept beside it. It is pure: no I/O, no clock, no
-// context; the rating service and its stores build on it.
+// Glicko-2 rating kept beside it, and the rating service that applies
+// finished games to players exactly once, with its ledger. The formula
+// (ladder.go, glicko2.go, state.go, suggest.go) is pure: no I/O, no clock,
+// no context. The service (service.go, store.go, ledger.go) does I/O only
+// through the Store port it defines; its Mongo adapter is ratingdb and
+// ratingtest is the contract suite every Store passes.
+//
+// # Exactly once, in order, without transactions
+//
+// Service.Apply stores an operation keyed by the game id, holds both
+// players' latest state versions (an insert per player and version),
+// stores the plan computed by System.Apply once, appends both ledger
+// entries and writes both next versions; every step is an insert that a
+// retry or another runner repeats harmlessly, so Service.Recover (at
+// start, or from a job) completes whatever a crash left. The ledger is a
+// hash chain per player (LedgerEntry.ComputeHash, VerifyChain).
+// docs/architecture.md gives the whole plan and why it avoids guarded
+// updates.
 //
 // # The ladder
 //
