@@ -482,19 +482,33 @@ func (in *Intake) Game(ctx context.Context, id string) (StoredGame, error) {
 
 // Recover has every finished but unrated game rated and marked, oldest
 // first: what a crash between storing and rating left. It runs at start
-// and from a job; running it while games come in is safe.
+// and from a job; running it while games come in is safe. A game the
+// rater refuses for good (ErrNotRatable) stays unrated and is skipped.
 func (in *Intake) Recover(ctx context.Context) (int, error) {
 	n := 0
+	skip := map[string]bool{}
 	for {
-		gs, err := in.store.Finished(ctx, in.cfg.RecoverBatch)
-		if err != nil || len(gs) == 0 {
+		gs, err := in.store.Finished(ctx, in.cfg.RecoverBatch+len(skip))
+		if err != nil {
 			return n, err
 		}
+		progress := false
 		for _, g := range gs {
+			if skip[g.ID] {
+				continue
+			}
+			progress = true
 			if _, err := in.rate(ctx, g, true); err != nil {
+				if errors.Is(err, ErrNotRatable) {
+					skip[g.ID] = true
+					continue
+				}
 				return n, fmt.Errorf("recover game %s: %w", g.ID, err)
 			}
 			n++
+		}
+		if !progress {
+			return n, nil
 		}
 	}
 }

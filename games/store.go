@@ -90,6 +90,10 @@ var (
 	// ErrUnknownPlayer matches *UnknownPlayerError.
 	ErrUnknownPlayer = errors.New("unknown player")
 	ErrUnavailable   = errors.New("store unavailable")
+	// ErrNotRatable: the rater refuses the game for good (its players'
+	// data is corrupt); a Rater wraps it. Recover leaves such a game
+	// unrated and goes on.
+	ErrNotRatable = errors.New("game cannot be rated")
 )
 
 // ConflictError: a game with the same source_id but other content exists.

@@ -222,7 +222,7 @@ func (s *Service) current(ctx context.Context, black, white string) (GameResult,
 // resultOf reads a done operation's result off its plan.
 func resultOf(op Operation) (GameResult, error) {
 	if op.Error != "" {
-		return GameResult{}, fmt.Errorf("rating game %s was given up: %s", op.ID, op.Error)
+		return GameResult{}, fmt.Errorf("%w: rating game %s was given up: %s", ErrInvalidGame, op.ID, op.Error)
 	}
 	var r GameResult
 	r.Applied = true

@@ -346,3 +346,36 @@ func BenchmarkServiceApply(b *testing.B) {
 		}
 	}
 }
+
+// TestCorruptScoreGivesTheGameUp: a score beyond ScoreLimit (tampering)
+// makes the formula refuse; the game is given up once and for all, both
+// players are passed on unchanged, and the other player's next game goes
+// through.
+func TestCorruptScoreGivesTheGameUp(t *testing.T) {
+	store := newStore(t)
+	bad := rating.NewPlayer("mallory")
+	bad.Score = rating.ScoreLimit + 1
+	if err := store.Commit(bg, bad); err != nil {
+		t.Fatal(err)
+	}
+	svc := rating.NewService(store, rating.ServiceConfig{Now: fixedClock})
+	for range 2 {
+		if _, err := svc.Apply(bg, game("g1", "alice", "mallory", rating.SideBlack)); !errors.Is(err, rating.ErrInvalidGame) {
+			t.Fatalf("Apply with a corrupt score = %v, want ErrInvalidGame", err)
+		}
+	}
+	op, err := store.Op(bg, "g1")
+	if err != nil || !op.Done || op.Error == "" || op.Plan != nil {
+		t.Fatalf("the given-up operation: %+v, %v", op, err)
+	}
+	if n, err := svc.Recover(bg); err != nil || n != 0 {
+		t.Fatalf("Recover = %d, %v: nothing is left to do", n, err)
+	}
+	r, err := svc.Apply(bg, game("g2", "alice", "bob", rating.SideBlack))
+	if err != nil || r.Black.Score != 5 || r.Black.Games != 1 {
+		t.Fatalf("alice's next game: %+v, %v", r, err)
+	}
+	if err := svc.Verify(bg, "alice"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -61,6 +61,9 @@ func (r Rater) Rate(ctx context.Context, g games.StoredGame) (games.Rating, erro
 		}
 		res = rating.GameResult{Black: rating.PlayerResult{PlayerState: b}, White: rating.PlayerResult{PlayerState: w}}
 	}
+	if errors.Is(err, rating.ErrInvalidGame) {
+		return games.Rating{}, fmt.Errorf("%w: %w", games.ErrNotRatable, err)
+	}
 	if err != nil {
 		return games.Rating{}, err
 	}
