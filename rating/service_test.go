@@ -379,3 +379,53 @@ func TestCorruptScoreGivesTheGameUp(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestConcurrentApplyOnce: the same games applied from many goroutines
+// at once, through services that do not share their in-process locks (as
+// replicas would), each rate exactly once: one ledger entry per game and
+// player, and the chains verify.
+func TestConcurrentApplyOnce(t *testing.T) {
+	store := newStore(t)
+	svcs := []*rating.Service{
+		rating.NewService(store, rating.ServiceConfig{}),
+		rating.NewService(store, rating.ServiceConfig{}),
+		rating.NewService(store, rating.ServiceConfig{}),
+	}
+	names := []string{"ann", "ben", "cat"}
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for w := range 8 {
+		wg.Go(func() {
+			for i := range 6 {
+				g := game(fmt.Sprintf("g%d", i), names[i%3], names[(i+1)%3], rating.SideBlack)
+				if _, err := svcs[(w+i)%len(svcs)].Apply(bg, g); err != nil {
+					errs <- err
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		h, err := svcs[0].History(bg, n, 0, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(h) != 4 { // each player is in 4 of the 6 games
+			t.Fatalf("%s has %d ledger entries, want 4", n, len(h))
+		}
+		seen := map[string]bool{}
+		for _, e := range h {
+			if seen[e.CauseID] {
+				t.Fatalf("%s's ledger has game %s twice", n, e.CauseID)
+			}
+			seen[e.CauseID] = true
+		}
+		if err := svcs[0].Verify(bg, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
