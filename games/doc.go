@@ -39,7 +39,9 @@
 // and cmd fills with the rating service, and marks it rated; Recover
 // completes what a crash left. Pending games (a pairing, an exam) are
 // created by CreatePending, finished by a submission naming their id, and
-// voided by ExpirePending.
+// voided by ExpirePending. Attendance records who checked in for a
+// pending game (port Presence), which exam grading reads to tell the
+// absent side of an unplayed game.
 //
 // games imports only the standard library: the rules and the record are
 // pure, and the intake does I/O only through its ports. It must not import

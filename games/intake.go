@@ -76,7 +76,11 @@ type Submission struct {
 // Pending is a game that a pairing or an exam made and that is still to be
 // played.
 type Pending struct {
-	SourceID    string // "" gives the game's own ID
+	// SourceID, when given, makes creation idempotent: the game's ID is
+	// GameIDFor(SourceID), and creating it again returns the stored game
+	// (a pairing uses its pairing id). "" gives a fresh ID, which is also
+	// the source_id.
+	SourceID    string
 	Black       string
 	White       string
 	Size        int
@@ -87,6 +91,9 @@ type Pending struct {
 	Rated       bool
 	By          string // who made it ("matchmaking", an exam id, an admin)
 	TTL         time.Duration
+	// Until, when set, is when the game expires (an exam game's session
+	// deadline); it wins over TTL.
+	Until time.Time
 }
 
 // Accepted is the answer to a submission.
@@ -424,7 +431,9 @@ func (in *Intake) resolve(ctx context.Context, side, name string) (string, error
 }
 
 // CreatePending stores a game still to be played (a pairing, an exam
-// game). Its result later comes in through Submit with its ID.
+// game). Its result later comes in through Submit with its ID. With a
+// SourceID it is idempotent: a retry returns the game stored first (found
+// by _id), and other content under that SourceID is a *ConflictError.
 func (in *Intake) CreatePending(ctx context.Context, p Pending) (StoredGame, error) {
 	black, err := in.resolve(ctx, "black", p.Black)
 	if err != nil {
@@ -454,13 +463,38 @@ func (in *Intake) CreatePending(ctx context.Context, p Pending) (StoredGame, err
 		Rated: p.Rated, TimeControl: p.TimeControl, Record: r, SubmittedBy: p.By,
 		CreatedAt: now, ExpiresAt: now.Add(ttl),
 	}
+	if !p.Until.IsZero() {
+		g.ExpiresAt = p.Until.UTC().Truncate(time.Millisecond)
+	}
 	if g.SourceID == "" {
 		g.SourceID = g.ID
+	} else {
+		g.ID = GameIDFor(g.SourceID)
 	}
-	if err := in.store.Create(ctx, g); err != nil {
+	err = in.store.Create(ctx, g)
+	if errors.Is(err, ErrSourceTaken) && p.SourceID != "" {
+		stored, gerr := in.store.Game(ctx, g.ID)
+		if gerr != nil {
+			return StoredGame{}, gerr
+		}
+		if !samePending(stored, g) {
+			return StoredGame{}, &ConflictError{SourceID: g.SourceID, GameID: stored.ID}
+		}
+		return stored, nil
+	}
+	if err != nil {
 		return StoredGame{}, err
 	}
 	return g, nil
+}
+
+// samePending reports whether stored is the pending game g again (created
+// by a retry), whatever became of it since.
+func samePending(stored, g StoredGame) bool {
+	s, r := stored.Record, g.Record
+	return stored.SourceID == g.SourceID && stored.Black == g.Black && stored.White == g.White &&
+		stored.Rated == g.Rated && stored.TimeControl == g.TimeControl && s != nil &&
+		s.Size == r.Size && s.Rules == r.Rules && s.Komi == r.Komi && s.Handicap == r.Handicap
 }
 
 // validatePending checks what a game still to be played has: size,

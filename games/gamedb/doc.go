@@ -4,5 +4,8 @@
 // needed: source_id is unique by index, and a pending game is finished
 // only while its status is still pending.
 //
+// Presence (games.Presence) keeps who checked in for a pending game, one
+// insert per game and player.
+//
 // It imports games and the Mongo driver; never api, jobs or cmd.
 package gamedb
