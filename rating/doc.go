@@ -18,6 +18,22 @@
 // docs/architecture.md gives the whole plan and why it avoids guarded
 // updates.
 //
+// # Changes, annulments and the audit trail
+//
+// Every change of a ladder score, ladder rank or certified rank is an
+// operation through the same holds and versions: Apply (a game),
+// Change (one player: an adjustment, a placement, an exam's certification
+// or a revocation, once per idempotency key) and Annul (a game's deltas
+// reversed for both players by compensating entries, once per game;
+// Glicko-2 is left and later games are not recomputed). Each writes one
+// ledger entry per player with its cause, actor, before and after
+// (score, rank, certified rank), reason and evidence, chained by hash:
+// the ledger is the audit trail (Audit pages it across players). The
+// certified rank lives in PlayerState and moves only by such entries.
+// VerifyAll checks the whole store (chains, scores against placement plus
+// ledger, certified ranks, each game's deltas against the formula, each
+// annulment against its game) and lists every Mismatch in a Report.
+//
 // # The ladder
 //
 // Ladder is rating.md §2 as one function: the winner's and loser's

@@ -265,12 +265,12 @@ func (s *Service) run(ctx context.Context, op Operation, depth int) (Operation, 
 	return op, nil
 }
 
-// hold takes both players for op and stores the plan computed from their
-// states; it returns the operation with its (first stored) plan.
+// hold takes the operation's players for op and stores the plan computed
+// from their states; it returns the operation with its (first stored)
+// plan.
 func (s *Service) hold(ctx context.Context, op Operation, depth int) (Operation, error) {
-	names := []string{op.Black, op.White}
-	sort.Strings(names)
-	states := make(map[string]PlayerState, 2)
+	names := op.players()
+	states := make(map[string]PlayerState, len(names))
 	for _, n := range names {
 		st, err := s.holdOne(ctx, n, op.ID, depth)
 		if err != nil {
@@ -391,9 +391,30 @@ func plans(op Operation, name string, version int64) bool {
 	return false
 }
 
-// plan computes what the game does to both held players, with the pure
-// formula, and the ledger entries that record it.
+// players lists the usernames an operation holds, sorted.
+func (op Operation) players() []string {
+	if op.Kind == OpChange {
+		return []string{op.Player}
+	}
+	names := []string{op.Black, op.White}
+	sort.Strings(names)
+	return names
+}
+
+// plan computes what the operation does to its held players.
 func (s *Service) plan(op Operation, names []string, states map[string]PlayerState) (Plan, error) {
+	switch op.Kind {
+	case OpChange:
+		return planChange(op, states[op.Player])
+	case OpAnnul:
+		return planAnnul(op, names, states)
+	}
+	return s.planGame(op, names, states)
+}
+
+// planGame computes what the game does to both held players, with the
+// pure formula, and the ledger entries that record it.
+func (s *Service) planGame(op Operation, names []string, states map[string]PlayerState) (Plan, error) {
 	black, white := states[op.Black], states[op.White]
 	winner, loser := black, white
 	if op.Winner == SideWhite {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/weiqi-platform/rank/ranks"
 )
 
 // PlayerState is a player's rating state at one version: the rating
@@ -16,16 +18,19 @@ import (
 type PlayerState struct {
 	Username string `json:"username"`
 	State
-	Games     int       `json:"games"`
-	Wins      int       `json:"wins"`
-	Losses    int       `json:"losses"`
-	Draws     int       `json:"draws"`
-	Placement int       `json:"placement"` // the score the ledger starts from
-	Version   int64     `json:"version"`
-	Op        string    `json:"op,omitempty"`   // the operation that wrote this version; "" for the first
-	Seq       int64     `json:"seq"`            // the last ledger entry's sequence number
-	Head      string    `json:"head,omitempty"` // the last ledger entry's hash
-	UpdatedAt time.Time `json:"updated_at,omitzero"`
+	Games     int `json:"games"`
+	Wins      int `json:"wins"`
+	Losses    int `json:"losses"`
+	Draws     int `json:"draws"`
+	Placement int `json:"placement"` // the score the ledger starts from
+	// Certified is the certified rank, set only by a passed exam or an
+	// audited placement (the zero Rank: none). It never moves by itself.
+	Certified ranks.Rank `json:"certified_rank,omitzero"`
+	Version   int64      `json:"version"`
+	Op        string     `json:"op,omitempty"`   // the operation that wrote this version; "" for the first
+	Seq       int64      `json:"seq"`            // the last ledger entry's sequence number
+	Head      string     `json:"head,omitempty"` // the last ledger entry's hash
+	UpdatedAt time.Time  `json:"updated_at,omitzero"`
 }
 
 // NewPlayer is a player's state before their first rated game: StartScore
@@ -44,11 +49,18 @@ const (
 	SideNone  Side = ""
 )
 
-// Operation is the application of one game to its two players, keyed by
-// the game's id. It is stored before anything else is written; its plan,
-// computed once while both players are held, says exactly what to write.
+// Operation is one change of players' ratings, stored before anything
+// else is written; its plan, computed once while its players are held,
+// says exactly what to write. Kind says which: a game applied to its two
+// players (keyed by the game's id), a change of one player (an
+// adjustment, a placement, a certification or a revocation, keyed
+// "change:"+its idempotency key) or a game's annulment (two players,
+// keyed "annul:"+the game's id).
 type Operation struct {
 	ID       string    `json:"id"`
+	Kind     string    `json:"kind,omitempty"`   // OpGame when empty
+	Player   string    `json:"player,omitempty"` // OpChange: the player changed
+	Change   *Change   `json:"change,omitempty"` // OpChange and OpAnnul: what to do
 	Black    string    `json:"black"`
 	White    string    `json:"white"`
 	Winner   Side      `json:"winner"` // SideNone for a draw
@@ -141,6 +153,27 @@ type Store interface {
 	// Leaderboard returns a page of the players' latest states by score
 	// (see LeaderQuery).
 	Leaderboard(ctx context.Context, q LeaderQuery) ([]PlayerState, error)
+
+	// The audit trail and its verification (audit.go, verify.go).
+
+	// StateAt returns the player's state at the version, as stored;
+	// ErrNotFound if there is none.
+	StateAt(ctx context.Context, username string, version int64) (PlayerState, error)
+	// Audit returns a page of ledger entries matching q (see AuditQuery).
+	Audit(ctx context.Context, q AuditQuery) ([]LedgerEntry, error)
+	// EachPlayer calls fn with every player's recorded latest state (as
+	// Latest gives it), by username.
+	EachPlayer(ctx context.Context, fn func(PlayerState) error) error
+	// EachEntry calls fn with every ledger entry, by username and then
+	// sequence number.
+	EachEntry(ctx context.Context, fn func(LedgerEntry) error) error
+	// EachOp calls fn with every operation as created (without its plan
+	// or whether it is done).
+	EachOp(ctx context.Context, fn func(Operation) error) error
+	// SaveReport stores a verification report under its ID, once.
+	SaveReport(ctx context.Context, r Report) error
+	// Reports returns up to limit stored reports, newest first.
+	Reports(ctx context.Context, limit int) ([]Report, error)
 }
 
 // Sentinels.

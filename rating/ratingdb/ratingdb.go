@@ -53,6 +53,7 @@ type Store struct {
 	plans   *mongo.Collection
 	done    *mongo.Collection
 	ledger  *mongo.Collection
+	reports *mongo.Collection
 }
 
 var _ rating.Store = (*Store)(nil)
@@ -75,6 +76,9 @@ func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 		if _, err := ix.c.Indexes().CreateOne(ctx, ix.m); err != nil {
 			return nil, wrap("create indexes", err)
 		}
+	}
+	if err := s.openAudit(ctx, db); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -99,6 +103,7 @@ type stateDoc struct {
 	Losses    int       `bson:"losses"`
 	Draws     int       `bson:"draws"`
 	Placement int       `bson:"placement"`
+	Certified string    `bson:"certified,omitempty"` // rank text; absent: none
 	Seq       int64     `bson:"seq"`
 	Head      string    `bson:"head"`
 	UpdatedAt time.Time `bson:"updated_at"`
@@ -110,7 +115,7 @@ func toStateDoc(p rating.PlayerState) stateDoc {
 	return stateDoc{
 		ID: key(p.Username, p.Version), Username: p.Username, Version: p.Version, Op: p.Op,
 		Score: p.Score, Glicko: glickoDoc(p.Glicko), Games: p.Games, Wins: p.Wins, Losses: p.Losses, Draws: p.Draws,
-		Placement: p.Placement, Seq: p.Seq, Head: p.Head, UpdatedAt: p.UpdatedAt.UTC(),
+		Placement: p.Placement, Certified: rankText(p.Certified), Seq: p.Seq, Head: p.Head, UpdatedAt: p.UpdatedAt.UTC(),
 	}
 }
 
@@ -118,7 +123,8 @@ func (d stateDoc) state() rating.PlayerState {
 	return rating.PlayerState{
 		Username: d.Username, State: rating.State{Score: d.Score, Glicko: rating.Glicko(d.Glicko)},
 		Games: d.Games, Wins: d.Wins, Losses: d.Losses, Draws: d.Draws, Placement: d.Placement,
-		Version: d.Version, Op: d.Op, Seq: d.Seq, Head: d.Head, UpdatedAt: d.UpdatedAt.UTC(),
+		Certified: parseRank(d.Certified),
+		Version:   d.Version, Op: d.Op, Seq: d.Seq, Head: d.Head, UpdatedAt: d.UpdatedAt.UTC(),
 	}
 }
 
@@ -135,6 +141,10 @@ type opDoc struct {
 	SourceID string    `bson:"source_id"`
 	Actor    string    `bson:"actor"`
 	At       time.Time `bson:"at"`
+	// Changes and annulments (absent on games).
+	Kind   string `bson:"kind,omitempty"`
+	Player string `bson:"player,omitempty"`
+	Change string `bson:"change,omitempty"` // rating.Change as JSON
 }
 
 func toOpDoc(op rating.Operation) (opDoc, error) {
@@ -145,7 +155,14 @@ func toOpDoc(op rating.Operation) (opDoc, error) {
 	d := opDoc{
 		ID: op.ID, Black: op.Black, White: op.White, Winner: string(op.Winner), Moves: op.Game.Moves,
 		Handicap: op.Game.Handicap, Outcome: string(outcome), Escape: op.Game.Escape,
-		SourceID: op.SourceID, Actor: op.Actor, At: op.At.UTC(),
+		SourceID: op.SourceID, Actor: op.Actor, At: op.At.UTC(), Kind: op.Kind, Player: op.Player,
+	}
+	if op.Change != nil {
+		b, err := json.Marshal(op.Change)
+		if err != nil {
+			return opDoc{}, err
+		}
+		d.Change = string(b)
 	}
 	return d, nil
 }
@@ -154,10 +171,16 @@ func (d opDoc) op() (rating.Operation, error) {
 	op := rating.Operation{
 		ID: d.ID, Black: d.Black, White: d.White, Winner: rating.Side(d.Winner),
 		Game:     rating.Game{Moves: d.Moves, Handicap: d.Handicap, Escape: d.Escape},
-		SourceID: d.SourceID, Actor: d.Actor, At: d.At.UTC(),
+		SourceID: d.SourceID, Actor: d.Actor, At: d.At.UTC(), Kind: d.Kind, Player: d.Player,
 	}
 	if err := op.Game.Outcome.UnmarshalText([]byte(d.Outcome)); err != nil {
 		return rating.Operation{}, fmt.Errorf("ratingdb: operation %s: %w", d.ID, err)
+	}
+	if d.Change != "" {
+		op.Change = new(rating.Change)
+		if err := json.Unmarshal([]byte(d.Change), op.Change); err != nil {
+			return rating.Operation{}, fmt.Errorf("ratingdb: operation %s: stored change: %w", d.ID, err)
+		}
 	}
 	return op, nil
 }
@@ -182,6 +205,10 @@ type entryDoc struct {
 	At          time.Time `bson:"at"`
 	Prev        string    `bson:"prev"`
 	Hash        string    `bson:"hash"`
+	// Certified-rank changes and their evidence (absent on other entries).
+	CertifiedBefore string   `bson:"certified_before,omitempty"`
+	CertifiedAfter  string   `bson:"certified_after,omitempty"`
+	Evidence        []string `bson:"evidence,omitempty"`
 }
 
 func toEntryDoc(e rating.LedgerEntry) entryDoc {
@@ -190,6 +217,7 @@ func toEntryDoc(e rating.LedgerEntry) entryDoc {
 		SourceID: e.SourceID, Actor: e.Actor, Opponent: e.Opponent, ScoreBefore: e.ScoreBefore, ScoreAfter: e.ScoreAfter,
 		RankBefore: e.RankBefore, RankAfter: e.RankAfter, Delta: e.Delta, Glicko: glickoDoc(e.Glicko),
 		Reason: e.Reason, At: e.At.UTC(), Prev: e.Prev, Hash: e.Hash,
+		CertifiedBefore: e.CertifiedBefore, CertifiedAfter: e.CertifiedAfter, Evidence: e.Evidence,
 	}
 }
 
@@ -199,6 +227,7 @@ func (d entryDoc) entry() rating.LedgerEntry {
 		Opponent: d.Opponent, ScoreBefore: d.ScoreBefore, ScoreAfter: d.ScoreAfter, RankBefore: d.RankBefore,
 		RankAfter: d.RankAfter, Delta: d.Delta, Glicko: rating.Glicko(d.Glicko), Reason: d.Reason,
 		At: d.At.UTC(), Prev: d.Prev, Hash: d.Hash,
+		CertifiedBefore: d.CertifiedBefore, CertifiedAfter: d.CertifiedAfter, Evidence: d.Evidence,
 	}
 }
 

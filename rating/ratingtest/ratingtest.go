@@ -32,6 +32,12 @@ func Run(t *testing.T, newStore func(t *testing.T) rating.Store) {
 		{"LatestFoundPastAStaleHint", latestPastStaleHint},
 		{"UnfinishedDropsDoneAndOrphans", unfinishedDrops},
 		{"NotFound", notFound},
+		{"ChangeRoundTrip", changeRoundTrip},
+		{"CertifiedRoundTrip", certifiedRoundTrip},
+		{"StateAt", stateAt},
+		{"AuditFiltersAndPages", auditFiltersAndPages},
+		{"EachInOrder", eachInOrder},
+		{"ReportsNewestFirst", reportsNewestFirst},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
 	}
