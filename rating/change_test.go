@@ -88,7 +88,7 @@ func TestChangeRefusesBadInput(t *testing.T) {
 		{"delta", func(in *rating.ChangeInput) { in.Score = intp(3) }},
 		{"delta", func(in *rating.ChangeInput) { in.Delta = nil }},
 		{"delta", func(in *rating.ChangeInput) { in.Delta = intp(rating.ScoreLimit + 1) }},
-		{"score", func(in *rating.ChangeInput) { in.Delta, in.Score = nil, intp(-rating.ScoreLimit - 1) }},
+		{"score", func(in *rating.ChangeInput) { in.Delta, in.Score = nil, intp(-rating.ScoreLimit-1) }},
 		{"certify", func(in *rating.ChangeInput) { in.Certify, in.Revoke = ranks.MustParse("1d"), true }},
 		{"certified_rank", func(in *rating.ChangeInput) { in.Certify = ranks.MustParse("3p") }},
 		{"reason", func(in *rating.ChangeInput) { in.Reason = "" }},

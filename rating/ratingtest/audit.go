@@ -130,7 +130,10 @@ func eachInOrder(t *testing.T, s rating.Store) {
 	if err := s.EachPlayer(ctx, func(st rating.PlayerState) error { players = append(players, st.Username); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.EachEntry(ctx, func(e rating.LedgerEntry) error { entries = append(entries, fmt.Sprintf("%s#%d", e.Username, e.Seq)); return nil }); err != nil {
+	if err := s.EachEntry(ctx, func(e rating.LedgerEntry) error {
+		entries = append(entries, fmt.Sprintf("%s#%d", e.Username, e.Seq))
+		return nil
+	}); err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range []string{"g2", "g1"} {
