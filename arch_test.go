@@ -30,6 +30,7 @@ var drivers = map[string][]string{
 	module + "/internal/testsvc":    {}, // test files only
 	module + "/internal/mongox":     {"*db"},
 	module + "/internal/gamerate":   {"cmd/"},
+	module + "/internal/examports":  {"cmd/"},
 }
 
 type pkg struct {
