@@ -54,6 +54,13 @@ type Deps struct {
 	Games     Games         // games in (games.Intake)
 	Ratings   Ratings       // ratings out (rating.Service)
 	Directory games.Players // who is a player (usernames in paths)
+
+	// Exams, the audit trail and the admin tools (exams.go, audit.go).
+	Exams      Exams                          // exam schedules, registrations, sessions, approvals (ranks.ExamService)
+	ExamGameID func(examGameID string) string // the stored game of an exam game
+	CheckIns   CheckIns                       // who showed up for a pending game (games.Attendance)
+	Audit      Audit                          // changes, annulments, the audit trail, verification (rating.Service)
+	Jobs       Jobs                           // scheduled jobs run on demand (jobs.Runner)
 }
 
 // Server is the HTTP handler of rankd.
@@ -110,6 +117,8 @@ func (s *Server) routes() {
 
 	admin := authed.Group("/admin", s.require(players.RoleAdmin))
 	admin.POST("/accounts", s.createAccount)
+	s.examRoutes(authed, admin)
+	s.auditRoutes(authed, admin)
 
 	authed.POST("/games", s.require(players.RoleServer, players.RoleAdmin), s.submitGame)
 	authed.GET("/games/:id", s.getGame)

@@ -131,6 +131,27 @@ var routeRoles = map[string][]players.Role{
 	"GET /api/v1/players/:username":         players.Roles,
 	"GET /api/v1/players/:username/history": players.Roles,
 	"GET /api/v1/leaderboard":               players.Roles,
+	// Exams and the audit trail (exams_test.go, audit_test.go test what
+	// the handlers refuse beyond the role: another player's audit trail,
+	// a player nominating someone else, a game not theirs).
+	"POST /api/v1/exams":                                         {players.RoleAdmin},
+	"GET /api/v1/exams":                                          players.Roles,
+	"POST /api/v1/exams/:id/registrations":                       {players.RolePlayer, players.RoleTeacher},
+	"GET /api/v1/exams/:id/sessions":                             players.Roles,
+	"POST /api/v1/games/:id/check-in":                            {players.RolePlayer, players.RoleTeacher, players.RoleAdmin},
+	"GET /api/v1/players/:username/audit":                        {players.RolePlayer, players.RoleTeacher, players.RoleAdmin},
+	"GET /api/v1/admin/audit":                                    {players.RoleAdmin},
+	"POST /api/v1/admin/players/:username/adjust":                {players.RoleAdmin},
+	"POST /api/v1/admin/players/:username/certified-rank":        {players.RoleAdmin},
+	"POST /api/v1/admin/players/:username/certified-rank/revoke": {players.RoleAdmin},
+	"POST /api/v1/admin/games/:id/annul":                         {players.RoleAdmin},
+	"GET /api/v1/admin/promotions":                               {players.RoleAdmin},
+	"POST /api/v1/admin/promotions/:id/approve":                  {players.RoleAdmin},
+	"POST /api/v1/admin/promotions/:id/reject":                   {players.RoleAdmin},
+	"GET /api/v1/admin/verify":                                   {players.RoleAdmin},
+	"GET /api/v1/admin/verify/reports":                           {players.RoleAdmin},
+	"GET /api/v1/admin/jobs":                                     {players.RoleAdmin},
+	"POST /api/v1/admin/jobs/:name/run":                          {players.RoleAdmin},
 }
 
 var publicRoutes = map[string]bool{

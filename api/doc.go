@@ -4,7 +4,10 @@
 // domain errors to HTTP status and JSON (errors.go).
 //
 // A Server is built from Deps, a struct of domain interfaces, so that new
-// routes plug in by adding a field and a route line. It is the only package
+// routes plug in by adding a field and a route line. Exams (exams.go) and
+// the audit trail with its admin tools (audit.go) are such routes; every
+// admin tool requires a reason, and a player's own audit trail is at
+// GET /players/{username}/audit (the player or an admin). It is the only package
 // that imports gin. It must not import the Mongo driver, go-redis, cron,
 // FerretDB or Prometheus: it talks to domain services and small interfaces
 // only.

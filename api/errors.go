@@ -12,6 +12,7 @@ import (
 
 	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/players"
+	"github.com/weiqi-platform/rank/ranks"
 	"github.com/weiqi-platform/rank/rating"
 )
 
@@ -143,6 +144,32 @@ var errorTable = []rule{
 		detail: func(error) (string, map[string]any) { return "", map[string]any{retryAfterKey: int64(1)} }},
 	{is: rating.ErrUnavailable, status: http.StatusServiceUnavailable, code: "store_unavailable", message: "a store is unavailable; try again shortly"},
 	{is: rating.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "not found"},
+
+	// exams (ranks) and check-ins
+	{as: func(err error) bool { var e *ranks.ValidationError; return errors.As(err, &e) },
+		status: http.StatusBadRequest, code: "invalid_field", message: "a field of the exam schedule is invalid",
+		detail: func(err error) (string, map[string]any) {
+			var e *ranks.ValidationError
+			errors.As(err, &e)
+			fields := make([]map[string]any, len(e.Fields))
+			for i, f := range e.Fields {
+				fields[i] = map[string]any{"field": f.Field, "reason": f.Reason}
+			}
+			return strings.TrimPrefix(e.Error(), "ranks: "), map[string]any{"field": e.Fields[0].Field, "reason": e.Fields[0].Reason, "fields": fields}
+		}},
+	{as: func(err error) bool { var e *ranks.RefusalError; return errors.As(err, &e) },
+		status: http.StatusUnprocessableEntity, code: "not_eligible", message: "the registration is refused",
+		detail: func(err error) (string, map[string]any) {
+			var e *ranks.RefusalError
+			errors.As(err, &e)
+			return e.Reason, map[string]any{"reason_code": e.Code, "reason": e.Reason}
+		}},
+	{is: ranks.ErrUnknownPlayer, status: http.StatusNotFound, code: "not_found", message: "no such player"},
+	{is: ranks.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "no such exam, session or promotion"},
+	{is: ranks.ErrConflict, status: http.StatusConflict, code: "conflict", message: "conflicts with what is stored"},
+	{is: ranks.ErrReasonRequired, status: http.StatusBadRequest, code: "missing_field", message: "field reason is required",
+		detail: func(error) (string, map[string]any) { return "", map[string]any{"field": "reason"} }},
+	{is: games.ErrNotInGame, status: http.StatusForbidden, code: "not_your_game", message: "you play neither side of this game"},
 
 	// the standard library
 	{as: func(err error) bool { var m *http.MaxBytesError; return errors.As(err, &m) },

@@ -41,6 +41,7 @@ type env struct {
 	ratings *rating.Service
 	rstore  rating.Store
 	gstore  games.Store
+	audit   *auditRig // exams, check-ins, jobs (auditenv_test.go)
 	logs    *syncBuffer
 	router  routers.Router
 }
@@ -96,11 +97,12 @@ func newEnv(t *testing.T, opts ...option) *env {
 	directory := gamerate.NewPlayers(store)
 	intake := games.NewIntake(gstore, gamerate.Rater{Service: ratings}, directory, reg, games.IntakeConfig{})
 	deps.Games, deps.Ratings, deps.Directory = intake, ratings, directory
+	audit := wireAudit(t, &deps, db, rdb, intake, ratings, directory)
 	srv, err := api.New(deps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, srv: srv, players: svc, metrics: reg, logs: logs, router: openAPIRouter(t), intake: intake, ratings: ratings, rstore: rstore, gstore: gstore}
+	e := &env{t: t, srv: srv, players: svc, metrics: reg, logs: logs, router: openAPIRouter(t), intake: intake, ratings: ratings, rstore: rstore, gstore: gstore, audit: audit}
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("server log:\n%s", logs.String())

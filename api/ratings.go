@@ -20,21 +20,27 @@ type Ratings interface {
 	Leaderboard(ctx context.Context, q rating.LeaderQuery) ([]rating.PlayerState, error)
 }
 
-// playerJSON is a player's rating as the API shows it. certified_rank
-// comes with promotion exams.
+// playerJSON is a player's rating as the API shows it: the ladder, and
+// the certified rank when they have one (set by an exam or an audited
+// placement).
 type playerJSON struct {
-	Username string     `json:"username"`
-	Score    int        `json:"score"`
-	Rank     string     `json:"rank"`
-	Glicko   glickoJSON `json:"glicko"`
-	Games    int        `json:"games"`
-	Wins     int        `json:"wins"`
-	Losses   int        `json:"losses"`
-	Draws    int        `json:"draws"`
+	Username      string     `json:"username"`
+	Score         int        `json:"score"`
+	Rank          string     `json:"rank"`
+	CertifiedRank string     `json:"certified_rank,omitempty"`
+	Glicko        glickoJSON `json:"glicko"`
+	Games         int        `json:"games"`
+	Wins          int        `json:"wins"`
+	Losses        int        `json:"losses"`
+	Draws         int        `json:"draws"`
 }
 
 func toPlayerJSON(p rating.PlayerState) playerJSON {
-	return playerJSON{Username: p.Username, Score: p.Score, Rank: p.Rank().String(),
+	cert := ""
+	if !p.Certified.IsZero() {
+		cert = p.Certified.String()
+	}
+	return playerJSON{Username: p.Username, Score: p.Score, Rank: p.Rank().String(), CertifiedRank: cert,
 		Glicko: glickoJSON{Rating: p.Glicko.Rating, RD: p.Glicko.RD, Volatility: p.Glicko.Volatility},
 		Games:  p.Games, Wins: p.Wins, Losses: p.Losses, Draws: p.Draws}
 }

@@ -1,6 +1,9 @@
 package ranks
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // The reads the API shows, straight from the store.
 
@@ -33,4 +36,10 @@ func (s *ExamService) Result(ctx context.Context, id string) (ExamResult, error)
 // queue is Promotions(ResultAwaiting).
 func (s *ExamService) Promotions(ctx context.Context, state string) ([]ExamResult, error) {
 	return s.Store.ResultsInState(ctx, state)
+}
+
+// NextSession is the session a registration now goes to (zero when the
+// schedule fires no more).
+func (s *ExamService) NextSession(sch ExamSchedule) (time.Time, error) {
+	return sch.SessionFor(s.Calendar, s.Clock.Now())
 }

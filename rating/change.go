@@ -111,6 +111,9 @@ func (s *Service) Change(ctx context.Context, in ChangeInput) (Changed, error) {
 	if at.IsZero() {
 		at = s.stamp()
 	}
+	if in.CauseID == "" {
+		in.CauseID = in.Key // an admin's change is known by its key
+	}
 	ch := &Change{Cause: in.Cause, CauseID: in.CauseID, Delta: in.Delta, Score: in.Score, KeepHigher: in.KeepHigher,
 		Revoke: in.Revoke, Reason: in.Reason, Evidence: in.Evidence}
 	if !in.Certify.IsZero() {

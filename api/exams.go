@@ -1,0 +1,449 @@
+package api
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"regexp"
+	"slices"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/players"
+	"github.com/weiqi-platform/rank/ranks"
+)
+
+// Exams is what the exam routes need of ranks.ExamService.
+type Exams interface {
+	CreateSchedule(ctx context.Context, id string, d ranks.ExamDraft, by string) (ranks.ExamSchedule, error)
+	Schedules(ctx context.Context) ([]ranks.ExamSchedule, error)
+	Schedule(ctx context.Context, id string) (ranks.ExamSchedule, error)
+	NextSession(s ranks.ExamSchedule) (time.Time, error)
+	Register(ctx context.Context, req ranks.RegisterRequest) (ranks.Registration, bool, error)
+	Sessions(ctx context.Context, scheduleID string) ([]ranks.ExamSession, error)
+	Results(ctx context.Context, sessionID string) ([]ranks.ExamResult, error)
+	Promotions(ctx context.Context, state string) ([]ranks.ExamResult, error)
+	Approve(ctx context.Context, resultID, admin, reason string) (ranks.ExamResult, error)
+	Reject(ctx context.Context, resultID, admin, reason string) (ranks.ExamResult, error)
+}
+
+// CheckIns is what the check-in route needs of games.Attendance.
+type CheckIns interface {
+	CheckIn(ctx context.Context, gameID, player string) (games.StoredGame, error)
+	Present(ctx context.Context, gameID string) ([]string, error)
+}
+
+// playRoles are the accounts that may play (and so register for exams
+// and check in): every one but a game server's.
+var playRoles = []players.Role{players.RolePlayer, players.RoleTeacher, players.RoleAdmin}
+
+func (s *Server) examRoutes(authed, admin *gin.RouterGroup) {
+	authed.POST("/exams", s.require(players.RoleAdmin), s.createExam)
+	authed.GET("/exams", s.listExams)
+	authed.POST("/exams/:id/registrations", s.require(players.RolePlayer, players.RoleTeacher), s.registerForExam)
+	authed.GET("/exams/:id/sessions", s.listSessions)
+	authed.POST("/games/:id/check-in", s.require(playRoles...), s.checkIn)
+	admin.GET("/promotions", s.listPromotions)
+	admin.POST("/promotions/:id/approve", s.decidePromotion(true))
+	admin.POST("/promotions/:id/reject", s.decidePromotion(false))
+}
+
+// IdempotencyHeader names a create that a retry must not repeat.
+const IdempotencyHeader = "Idempotency-Key"
+
+var validKey = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// idempotencyKey reads the Idempotency-Key header ("" when absent).
+func idempotencyKey(c *gin.Context) (string, error) {
+	k := c.GetHeader(IdempotencyHeader)
+	if k != "" && !validKey.MatchString(k) {
+		return "", &Error{Status: http.StatusBadRequest, Code: "invalid_parameter",
+			Message: "the Idempotency-Key header must be 1 to 64 of A-Z a-z 0-9 . _ -", Details: map[string]any{"parameter": IdempotencyHeader}}
+	}
+	return k, nil
+}
+
+// scheduleJSON is an exam schedule as the API shows it.
+type scheduleJSON struct {
+	ID                 string            `json:"id"`
+	TargetRank         string            `json:"target_rank"`
+	Cron               string            `json:"cron"`
+	RegistrationOpens  string            `json:"registration_opens"`
+	RegistrationCloses string            `json:"registration_closes"`
+	SessionLength      string            `json:"session_length"`
+	GamesPerCandidate  int               `json:"games_per_candidate"`
+	WinsNeeded         int               `json:"wins_needed"`
+	MinLadderRank      string            `json:"min_ladder_rank"`
+	NominationWaives   bool              `json:"nomination_waives"`
+	BoardSize          int               `json:"board_size"`
+	Rules              string            `json:"rules"`
+	TimeControl        ranks.TimeControl `json:"time_control"`
+	Rated              bool              `json:"rated"`
+	NeedsApproval      bool              `json:"needs_approval"`
+	CreatedBy          string            `json:"created_by"`
+	CreatedAt          time.Time         `json:"created_at"`
+	NextSession        *time.Time        `json:"next_session,omitempty"`
+}
+
+func (s *Server) toScheduleJSON(sch ranks.ExamSchedule) scheduleJSON {
+	out := scheduleJSON{
+		ID: sch.ID, TargetRank: sch.Target.String(), Cron: sch.Cron, RegistrationOpens: sch.RegistrationOpens.String(),
+		RegistrationCloses: sch.RegistrationCloses.String(), SessionLength: sch.SessionLength.String(),
+		GamesPerCandidate: sch.Games, WinsNeeded: sch.WinsNeeded, MinLadderRank: sch.MinLadderRank.String(),
+		NominationWaives: sch.NominationWaives, BoardSize: sch.BoardSize, Rules: sch.Rules, TimeControl: sch.TimeControl,
+		Rated: sch.Rated, NeedsApproval: sch.NeedsApproval, CreatedBy: sch.CreatedBy, CreatedAt: sch.CreatedAt.UTC(),
+	}
+	if next, err := s.deps.Exams.NextSession(sch); err == nil && !next.IsZero() {
+		n := next.UTC()
+		out.NextSession = &n
+	}
+	return out
+}
+
+func (s *Server) createExam(c *gin.Context) {
+	key, err := idempotencyKey(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	var d ranks.ExamDraft
+	if err := decodeJSON(c, &d); err != nil {
+		s.fail(c, err)
+		return
+	}
+	by, _ := principalOf(c)
+	sch, err := s.deps.Exams.CreateSchedule(c.Request.Context(), key, d, by.Username)
+	if errors.Is(err, ranks.ErrConflict) {
+		err = &Error{Status: http.StatusConflict, Code: "idempotency_key_reused",
+			Message: "the Idempotency-Key names another exam schedule", Details: map[string]any{"id": key}}
+	}
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusCreated, s.toScheduleJSON(sch))
+}
+
+// listCursor is where the next page of an in-memory list starts: after
+// the item with this key.
+type listCursor struct {
+	After string `json:"a"`
+}
+
+// pageAfter pages items already sorted by key: up to limit after the
+// cursor, and the cursor of the next page.
+func pageAfter[T, J any](c *gin.Context, items []T, key func(T) string, show func(T) J) (List[J], error) {
+	var cur listCursor
+	limit, has, err := PageParams(c, &cur)
+	if err != nil {
+		return List[J]{}, err
+	}
+	if has {
+		i := slices.IndexFunc(items, func(x T) bool { return key(x) == cur.After })
+		items = items[i+1:] // an unknown key (-1) starts over: the list only grows
+	}
+	return pageOf(items, limit, show, func(x T) any { return listCursor{After: key(x)} })
+}
+
+func (s *Server) listExams(c *gin.Context) {
+	all, err := s.deps.Exams.Schedules(c.Request.Context())
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	page, err := pageAfter(c, all, func(x ranks.ExamSchedule) string { return x.ID }, s.toScheduleJSON)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, page)
+}
+
+// registrationIn is the body of POST /exams/{id}/registrations: a player
+// registers themselves (player empty or their own name); a teacher
+// nominates a player (decided, until schools exist: any player, the
+// teacher recorded as the nominator), or registers themselves.
+type registrationIn struct {
+	Player string `json:"player"`
+	Role   string `json:"role"` // candidate (default) or examiner
+}
+
+type registrationJSON struct {
+	ID          string    `json:"id"`
+	ScheduleID  string    `json:"schedule_id"`
+	SessionID   string    `json:"session_id"`
+	SessionAt   time.Time `json:"session_at"`
+	Player      string    `json:"player"`
+	Role        string    `json:"role"`
+	NominatedBy string    `json:"nominated_by,omitempty"`
+	Waived      bool      `json:"eligibility_waived"`
+	LadderScore int       `json:"ladder_score"`
+	At          time.Time `json:"at"`
+}
+
+func (s *Server) registerForExam(c *gin.Context) {
+	var in registrationIn
+	if err := decodeJSON(c, &in); err != nil {
+		s.fail(c, err)
+		return
+	}
+	ctx := c.Request.Context()
+	caller, _ := principalOf(c)
+	req := ranks.RegisterRequest{ScheduleID: c.Param("id"), Player: caller.Username, Role: in.Role}
+	if in.Player != "" {
+		name, err := s.deps.Directory.Resolve(ctx, in.Player)
+		if errors.Is(err, games.ErrUnknownPlayer) {
+			err = &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no player " + in.Player, Details: map[string]any{"field": "player"}}
+		}
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		if name != caller.Username {
+			if caller.Role != players.RoleTeacher {
+				s.fail(c, &Error{Status: http.StatusForbidden, Code: "forbidden", Message: "players register themselves; only a teacher nominates another player",
+					Details: map[string]any{"role": string(caller.Role), "need_role": []string{string(players.RoleTeacher)}}})
+				return
+			}
+			req.Player, req.NominatedBy = name, caller.Username
+		}
+	}
+	r, created, err := s.deps.Exams.Register(ctx, req)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	c.JSON(status, registrationJSON{ID: r.ID, ScheduleID: r.ScheduleID, SessionID: r.SessionID, SessionAt: r.SessionAt.UTC(),
+		Player: r.Player, Role: r.Role, NominatedBy: r.NominatedBy, Waived: r.Waived, LadderScore: r.LadderScore, At: r.At.UTC()})
+}
+
+// examGameJSON is one game of a session.
+type examGameJSON struct {
+	ID      string            `json:"id"`      // the exam game
+	GameID  string            `json:"game_id"` // the stored (pending) game: check in and submit under it
+	Black   string            `json:"black"`
+	White   string            `json:"white"`
+	Settled *ranks.Settlement `json:"settled,omitempty"`
+}
+
+// standingJSON is one candidate's record in a session.
+type standingJSON struct {
+	Player      string      `json:"player"`
+	Tally       ranks.Tally `json:"tally"`
+	Short       int         `json:"short,omitempty"` // games the pairing could not give
+	Result      string      `json:"result,omitempty"`
+	PromotionID string      `json:"promotion_id,omitempty"`
+}
+
+type sessionJSON struct {
+	ID                string         `json:"id"`
+	ScheduleID        string         `json:"schedule_id"`
+	At                time.Time      `json:"at"`
+	Deadline          time.Time      `json:"deadline"`
+	State             string         `json:"state"`
+	TargetRank        string         `json:"target_rank"`
+	GamesPerCandidate int            `json:"games_per_candidate"`
+	WinsNeeded        int            `json:"wins_needed"`
+	NeedsApproval     bool           `json:"needs_approval"`
+	Candidates        []string       `json:"candidates"`
+	Examiners         []string       `json:"examiners"`
+	Games             []examGameJSON `json:"games"`
+	Standings         []standingJSON `json:"standings"`
+}
+
+func (s *Server) listSessions(c *gin.Context) {
+	ctx := c.Request.Context()
+	if _, err := s.deps.Exams.Schedule(ctx, c.Param("id")); err != nil {
+		s.fail(c, err)
+		return
+	}
+	all, err := s.deps.Exams.Sessions(ctx, c.Param("id"))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	results := map[string]ranks.ExamResult{}
+	var rerr error
+	show := func(x ranks.ExamSession) sessionJSON {
+		out := sessionJSON{ID: x.ID, ScheduleID: x.ScheduleID, At: x.At.UTC(), Deadline: x.Deadline.UTC(), State: x.State,
+			TargetRank: x.Target.String(), GamesPerCandidate: x.Games, WinsNeeded: x.WinsNeeded, NeedsApproval: x.Approval,
+			Candidates: nonNilStrings(x.Candidates), Examiners: nonNilStrings(x.Examiners), Games: []examGameJSON{}, Standings: []standingJSON{}}
+		for _, g := range x.Pairing {
+			out.Games = append(out.Games, examGameJSON{ID: g.ID, GameID: s.deps.ExamGameID(g.ID), Black: g.Black, White: g.White, Settled: g.Settled})
+		}
+		if x.State == ranks.SessionGrading || x.State == ranks.SessionGraded {
+			rs, err := s.deps.Exams.Results(ctx, x.ID)
+			rerr = errors.Join(rerr, err)
+			for _, r := range rs {
+				results[r.ID] = r
+			}
+		}
+		for _, p := range x.Candidates {
+			st := standingJSON{Player: p, Tally: ranks.TallyGames(p, x.Pairing), Short: x.Short[p]}
+			if r, ok := results[x.ID+"/"+p]; ok {
+				st.Result, st.PromotionID = r.State, PromotionID(r.ID)
+			}
+			out.Standings = append(out.Standings, st)
+		}
+		return out
+	}
+	page, err := pageAfter(c, all, func(x ranks.ExamSession) string { return x.ID }, show)
+	if err == nil {
+		err = rerr
+	}
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, page)
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// PromotionID is the URL-safe id of an exam result (a session id and a
+// player, which hold ':' and '/'): its unpadded base64url.
+func PromotionID(resultID string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(resultID))
+}
+
+func resultIDOf(promotionID string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(promotionID)
+	if err != nil || len(b) == 0 {
+		return "", &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no promotion " + promotionID}
+	}
+	return string(b), nil
+}
+
+// promotionJSON is an exam result as the approval queue shows it.
+type promotionJSON struct {
+	ID         string      `json:"id"`
+	SessionID  string      `json:"session_id"`
+	ScheduleID string      `json:"schedule_id"`
+	Player     string      `json:"player"`
+	TargetRank string      `json:"target_rank"`
+	Tally      ranks.Tally `json:"tally"`
+	WinsNeeded int         `json:"wins_needed"`
+	Evidence   []string    `json:"evidence"`
+	State      string      `json:"state"`
+	GradedAt   time.Time   `json:"graded_at"`
+	DecidedBy  string      `json:"decided_by,omitempty"`
+	Reason     string      `json:"reason,omitempty"`
+	DecidedAt  *time.Time  `json:"decided_at,omitempty"`
+}
+
+func (s *Server) toPromotionJSON(r ranks.ExamResult) promotionJSON {
+	out := promotionJSON{ID: PromotionID(r.ID), SessionID: r.SessionID, ScheduleID: r.ScheduleID, Player: r.Player,
+		TargetRank: r.Target.String(), Tally: r.Tally, WinsNeeded: r.WinsNeeded, Evidence: []string{}, State: r.State,
+		GradedAt: r.GradedAt.UTC(), DecidedBy: r.DecidedBy, Reason: r.Reason}
+	for _, id := range r.Evidence {
+		out.Evidence = append(out.Evidence, s.deps.ExamGameID(id))
+	}
+	if !r.DecidedAt.IsZero() {
+		t := r.DecidedAt.UTC()
+		out.DecidedAt = &t
+	}
+	return out
+}
+
+// resultStates are the states ?state= accepts.
+var resultStates = []string{ranks.ResultAwaiting, ranks.ResultApproved, ranks.ResultRejected, ranks.ResultCertified, ranks.ResultPassed, ranks.ResultFailed}
+
+func (s *Server) listPromotions(c *gin.Context) {
+	state := c.DefaultQuery("state", ranks.ResultAwaiting)
+	if !slices.Contains(resultStates, state) {
+		s.fail(c, &Error{Status: http.StatusBadRequest, Code: "invalid_parameter", Message: "state must be one of " + joinQuoted(resultStates),
+			Details: map[string]any{"parameter": "state"}})
+		return
+	}
+	all, err := s.deps.Exams.Promotions(c.Request.Context(), state)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	page, err := pageAfter(c, all, func(x ranks.ExamResult) string { return x.ID }, s.toPromotionJSON)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, page)
+}
+
+// reasonIn is the body of every admin tool that needs only a reason.
+type reasonIn struct {
+	Reason string `json:"reason"`
+}
+
+// readReason decodes a body whose reason is required.
+func readReason(c *gin.Context, v any, reason *string) error {
+	if err := decodeJSON(c, v); err != nil {
+		return err
+	}
+	return requireFields("reason", trimmed(*reason))
+}
+
+func (s *Server) decidePromotion(approve bool) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		id, err := resultIDOf(c.Param("id"))
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		var in reasonIn
+		if err := readReason(c, &in, &in.Reason); err != nil {
+			s.fail(c, err)
+			return
+		}
+		by, _ := principalOf(c)
+		decide := s.deps.Exams.Reject
+		if approve {
+			decide = s.deps.Exams.Approve
+		}
+		r, err := decide(c.Request.Context(), id, by.Username, in.Reason)
+		if errors.Is(err, ranks.ErrConflict) {
+			err = &Error{Status: http.StatusConflict, Code: "promotion_decided", Message: "the promotion is not awaiting approval (decided before, or not a pass)"}
+		}
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		c.JSON(http.StatusOK, s.toPromotionJSON(r))
+	}
+}
+
+// checkInJSON answers a check-in.
+type checkInJSON struct {
+	GameID  string   `json:"game_id"`
+	Player  string   `json:"player"`
+	Present []string `json:"present"`
+}
+
+// checkIn records that the caller, a player of the pending game, showed
+// up: an exam game unplayed at its deadline is a forfeit of the side that
+// did not check in.
+func (s *Server) checkIn(c *gin.Context) {
+	caller, _ := principalOf(c)
+	ctx := c.Request.Context()
+	g, err := s.deps.CheckIns.CheckIn(ctx, c.Param("id"), caller.Username)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	present, err := s.deps.CheckIns.Present(ctx, g.ID)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, checkInJSON{GameID: g.ID, Player: caller.Username, Present: nonNilStrings(present)})
+}
