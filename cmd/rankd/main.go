@@ -27,6 +27,7 @@ import (
 	"github.com/weiqi-platform/rank/cmd/internal/wire"
 	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/games/gamedb"
+	"github.com/weiqi-platform/rank/internal/examports"
 	"github.com/weiqi-platform/rank/internal/gamerate"
 	"github.com/weiqi-platform/rank/internal/metrics"
 	"github.com/weiqi-platform/rank/players"
@@ -93,6 +94,8 @@ type Main struct {
 	Ratings *rating.Service
 	Intake  *games.Intake
 
+	examParts // exams, check-ins, scheduled jobs (jobs.go)
+
 	mongo    *wire.Mongo
 	redis    *wire.Redis
 	listener net.Listener
@@ -149,6 +152,9 @@ func (m *Main) Run(ctx context.Context) error {
 	if err := m.openGames(ctx, directory); err != nil {
 		return err
 	}
+	if err := m.openExams(ctx, directory); err != nil {
+		return err
+	}
 
 	handler, err := api.New(api.Deps{
 		Logger:         log,
@@ -156,6 +162,11 @@ func (m *Main) Run(ctx context.Context) error {
 		Games:          m.Intake,
 		Ratings:        m.Ratings,
 		Directory:      directory,
+		Exams:          m.Exams,
+		ExamGameID:     examports.GameID,
+		CheckIns:       m.attendance,
+		Audit:          m.Ratings,
+		Jobs:           m.Jobs,
 		Metrics:        m.Metrics,
 		MetricsHandler: m.Metrics.Handler(),
 		BodyLimit:      cfg.BodyLimit,
@@ -191,6 +202,7 @@ func (m *Main) Run(ctx context.Context) error {
 		}
 	}()
 	log.Info(ListeningMsg, "addr", m.listener.Addr().String(), "url", m.url)
+	m.startJobs()
 	return nil
 }
 
@@ -206,8 +218,8 @@ func (m *Main) openGames(ctx context.Context, directory games.Players) error {
 	if err != nil {
 		return err
 	}
-	m.Ratings = rating.NewService(rstore, rating.ServiceConfig{System: rating.Default, Recorder: m.Metrics})
-	m.Intake = games.NewIntake(gstore, gamerate.Rater{Service: m.Ratings}, directory, m.Metrics, games.IntakeConfig{})
+	m.Ratings = rating.NewService(rstore, rating.ServiceConfig{System: rating.Default, Recorder: m.Metrics, Now: m.now})
+	m.Intake = games.NewIntake(gstore, gamerate.Rater{Service: m.Ratings}, directory, m.Metrics, games.IntakeConfig{Now: m.now})
 	return m.Recover(ctx)
 }
 
@@ -265,6 +277,7 @@ func (m *Main) Close() error {
 	if m.pprof != nil {
 		_ = m.pprof.Close()
 	}
+	m.stopJobsNow()
 	if m.redis != nil {
 		if err := m.redis.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("redis: %w", err))

@@ -39,12 +39,12 @@ func Open(ctx context.Context, db *mongo.Database) (*Store, error) {
 		s.settlements:   {{{Key: "session_id", Value: 1}}},
 		s.moves:         {{{Key: "subject", Value: 1}}},
 	} {
-		models := make([]mongo.IndexModel, len(keys))
-		for i, k := range keys {
-			models[i] = mongo.IndexModel{Keys: k}
-		}
-		if _, err := c.Indexes().CreateMany(ctx, models); err != nil {
-			return nil, fmt.Errorf("examdb: indexes of %s: %w", c.Name(), err)
+		// One call per index: FerretDB v1 panics on a createIndexes of
+		// several indexes that already exist (a second replica's Open).
+		for _, k := range keys {
+			if _, err := c.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: k}); err != nil {
+				return nil, fmt.Errorf("examdb: indexes of %s: %w", c.Name(), err)
+			}
 		}
 	}
 	return s, nil

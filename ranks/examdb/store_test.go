@@ -19,3 +19,15 @@ func open(t *testing.T) ranks.ExamStore {
 }
 
 func TestStoreContract(t *testing.T) { examtest.StoreContract(t, open) }
+
+// TestOpenTwice: every replica opens the store at start; the indexes
+// exist the second time (FerretDB v1 drops the connection on a
+// createIndexes of several existing ones, so they are made one by one).
+func TestOpenTwice(t *testing.T) {
+	db := testsvc.Mongo(t)
+	for i := range 2 {
+		if _, err := examdb.Open(context.Background(), db); err != nil {
+			t.Fatalf("Open #%d: %v", i+1, err)
+		}
+	}
+}
