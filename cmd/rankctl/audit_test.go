@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/weiqi-platform/rank/api"
+	"github.com/weiqi-platform/rank/internal/testsvc"
+	"github.com/weiqi-platform/rank/players"
+	"github.com/weiqi-platform/rank/players/playerdb"
+	"github.com/weiqi-platform/rank/players/playerredis"
+	"github.com/weiqi-platform/rank/rating"
+	"github.com/weiqi-platform/rank/rating/ratingdb"
+)
+
+// ledger writes two games and an adjustment through the rating service.
+func ledger(t *testing.T, db *mongo.Database) *rating.Service {
+	t.Helper()
+	ctx := context.Background()
+	store, err := ratingdb.New(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := rating.NewService(store, rating.ServiceConfig{})
+	for _, g := range []rating.GameInput{
+		{ID: "g1", Black: "alice", White: "bob", Winner: rating.SideBlack, Game: rating.Game{Moves: 120}},
+		{ID: "g2", Black: "bob", White: "alice", Winner: rating.SideBlack, Game: rating.Game{Moves: 80}},
+	} {
+		if _, err := svc.Apply(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	delta := 25
+	if _, err := svc.Change(ctx, rating.ChangeInput{Key: "k", Player: "bob", Cause: rating.CauseAdjustment, Delta: &delta, Reason: "outage", Actor: "root"}); err != nil {
+		t.Fatal(err)
+	}
+	return svc
+}
+
+func tamper(t *testing.T, db *mongo.Database, id string, set bson.D) {
+	t.Helper()
+	if _, err := db.Collection(ratingdb.Ledger).UpdateOne(context.Background(), bson.D{{Key: "_id", Value: id}}, bson.D{{Key: "$set", Value: set}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAuditVerifyStore(t *testing.T) {
+	db := testsvc.Mongo(t)
+	ledger(t, db)
+	uri := testsvc.MongoURI(t)
+	code, out, errs := runCtl("audit", "verify", "--mongo-uri", uri, "--mongo-db", db.Name())
+	if code != exitOK || out != "verified 2 players, 5 ledger entries, 2 games: ok\n" {
+		t.Fatalf("clean store: exit %d, %q, %q", code, out, errs)
+	}
+	tamper(t, db, "alice#2", bson.D{{Key: "delta", Value: 40}, {Key: "score_after", Value: 45}})
+	code, out, _ = runCtl("audit", "verify", "--mongo-uri", uri, "--mongo-db", db.Name())
+	if code != exitNo || !strings.Contains(out, "alice entry 2: chain: hash does not match its content") || !strings.Contains(out, "mismatches\n") {
+		t.Fatalf("tampered store: exit %d, %q", code, out)
+	}
+	code, out, _ = runCtl("audit", "verify", "--json", "--mongo-uri", uri, "--mongo-db", db.Name())
+	var rep verifyReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != exitNo || rep.OK || len(rep.Mismatches) == 0 {
+		t.Fatalf("--json: exit %d, %+v, %v", code, rep, err)
+	}
+	for _, args := range [][]string{{"audit"}, {"audit", "check"}, {"audit", "verify", "extra"}, {"audit", "verify", "--url", "http://x"}} {
+		if code, _, _ := runCtl(args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+}
+
+// TestAuditVerifyRemote: against a running server (the real router on
+// the real stores) with an admin's token; a player's token is refused.
+func TestAuditVerifyRemote(t *testing.T) {
+	ctx := context.Background()
+	db := testsvc.Mongo(t)
+	svc := ledger(t, db)
+	pstore, err := playerdb.New(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	accounts := players.NewService(pstore, playerredis.New(testsvc.Redis(t)), players.Config{})
+	if _, err := accounts.EnsureAdmin(ctx, "root", "a long admin secret"); err != nil {
+		t.Fatal(err)
+	}
+	admin, err := accounts.Login(ctx, "root", "a long admin secret", "192.0.2.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, player, err := accounts.Register(ctx, "carol", "a long player secret", "192.0.2.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := api.New(api.Deps{Accounts: accounts, Audit: svc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+
+	code, out, errs := runCtl("audit", "verify", "--url", hs.URL, "--token", admin.Secret)
+	if code != exitOK || !strings.HasSuffix(out, ": ok\n") {
+		t.Fatalf("clean: exit %d, %q, %q", code, out, errs)
+	}
+	tamper(t, db, "bob#3", bson.D{{Key: "reason", Value: "routine"}})
+	code, out, _ = runCtl("audit", "verify", "--url", hs.URL, "--token", admin.Secret)
+	if code != exitNo || !strings.Contains(out, "bob entry 3: chain") {
+		t.Fatalf("tampered: exit %d, %q", code, out)
+	}
+	code, _, errs = runCtl("audit", "verify", "--url", hs.URL, "--token", player.Secret)
+	if code != exitUsage || !strings.Contains(errs, "403") {
+		t.Fatalf("a player's token: exit %d, %q", code, errs)
+	}
+}
