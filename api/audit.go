@@ -462,23 +462,19 @@ func (s *Server) verify(c *gin.Context) {
 	c.JSON(http.StatusOK, toReportJSON(rep))
 }
 
-// reportJSON is a verification report.
-type reportJSON struct {
-	ID         string            `json:"id"`
-	At         time.Time         `json:"at"`
-	OK         bool              `json:"ok"`
-	Players    int               `json:"players"`
-	Entries    int               `json:"entries"`
-	Games      int               `json:"games"`
-	Mismatches []rating.Mismatch `json:"mismatches"`
+// ReportJSON is a verification report as the API shows it: the report
+// and whether it found nothing wrong.
+type ReportJSON struct {
+	rating.Report
+	OK bool `json:"ok"`
 }
 
-func toReportJSON(r rating.Report) reportJSON {
-	m := r.Mismatches
-	if m == nil {
-		m = []rating.Mismatch{}
+func toReportJSON(r rating.Report) ReportJSON {
+	if r.Mismatches == nil {
+		r.Mismatches = []rating.Mismatch{}
 	}
-	return reportJSON{ID: r.ID, At: r.At.UTC(), OK: r.OK(), Players: r.Players, Entries: r.Entries, Games: r.Games, Mismatches: m}
+	r.At = r.At.UTC()
+	return ReportJSON{Report: r, OK: r.OK()}
 }
 
 // verifyReports lists the reports kept (the nightly job's and those
@@ -498,7 +494,7 @@ func (s *Server) verifyReports(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	items := make([]reportJSON, len(rs))
+	items := make([]ReportJSON, len(rs))
 	for i, r := range rs {
 		items[i] = toReportJSON(r)
 	}

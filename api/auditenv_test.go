@@ -56,13 +56,8 @@ func wireAudit(t *testing.T, d *api.Deps, db *mongo.Database, rdb redis.Universa
 	}
 	r := &auditRig{db: db, clock: examtest.NewClock(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))}
 	attendance := games.Attendance{Games: gstore, Presence: presence, Now: r.clock.Now}
-	r.exams = &ranks.ExamService{
-		Store:     estore,
-		Games:     examports.Games{Intake: intake, Presence: attendance, Annulments: ratings},
-		Players:   examports.Players{Directory: directory, Ratings: ratings},
-		Certifier: examports.Certifier{Ratings: ratings},
-		Calendar:  jobs.Calendar{}, Rules: examports.Rules, Clock: r.clock,
-	}
+	r.exams = examports.NewService(examports.Wiring{Store: estore, Intake: intake, Presence: attendance,
+		Ratings: ratings, Directory: directory, Clock: r.clock})
 	r.runner = jobs.New(jobsredis.New(rdb, ""), jobs.Options{Clock: runnerClock{r.clock}})
 	for _, j := range []jobs.Job{
 		{Name: "exams", Spec: "* * * * *", Run: func(ctx context.Context, f jobs.Firing) error { return r.exams.Tick(ctx, f.At) }},

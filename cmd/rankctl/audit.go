@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/weiqi-platform/rank/api"
 	"github.com/weiqi-platform/rank/cmd/internal/wire"
 	"github.com/weiqi-platform/rank/rating"
 	"github.com/weiqi-platform/rank/rating/ratingdb"
@@ -101,15 +102,7 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 // verifyReport is the report as GET /api/v1/admin/verify answers it.
-type verifyReport struct {
-	ID         string            `json:"id"`
-	At         time.Time         `json:"at"`
-	OK         bool              `json:"ok"`
-	Players    int               `json:"players"`
-	Entries    int               `json:"entries"`
-	Games      int               `json:"games"`
-	Mismatches []rating.Mismatch `json:"mismatches"`
-}
+type verifyReport = api.ReportJSON
 
 func verifyRemote(ctx context.Context, url, token string) (verifyReport, error) {
 	req, err := http.NewRequestWithContext(ctx, "GET", url+"/api/v1/admin/verify", nil)
@@ -155,5 +148,5 @@ func verifyStore(ctx context.Context, uri, db, dataDir string, stderr io.Writer)
 	if err := svc.SaveReport(ctx, r); err != nil {
 		return verifyReport{}, err
 	}
-	return verifyReport{ID: r.ID, At: r.At, OK: r.OK(), Players: r.Players, Entries: r.Entries, Games: r.Games, Mismatches: r.Mismatches}, nil
+	return verifyReport{Report: r, OK: r.OK()}, nil
 }

@@ -72,15 +72,8 @@ func (m *Main) openExams(ctx context.Context, directory games.Players) error {
 		return err
 	}
 	m.attendance = games.Attendance{Games: gstore, Presence: presence, Now: m.now}
-	m.Exams = &ranks.ExamService{
-		Store:     estore,
-		Games:     examports.Games{Intake: m.Intake, Presence: m.attendance, Annulments: m.Ratings},
-		Players:   examports.Players{Directory: directory, Ratings: m.Ratings},
-		Certifier: examports.Certifier{Ratings: m.Ratings},
-		Calendar:  jobs.Calendar{},
-		Rules:     examports.Rules,
-		Clock:     m.clock(),
-	}
+	m.Exams = examports.NewService(examports.Wiring{Store: estore, Intake: m.Intake, Presence: m.attendance,
+		Ratings: m.Ratings, Directory: directory, Clock: m.clock()})
 	m.Jobs = jobs.New(jobsredis.New(m.redis.Client, ""), jobs.Options{Clock: m.clock(), Logger: m.Logger})
 	for _, j := range []jobs.Job{
 		{Name: "exams", Spec: examsSpec, Run: func(ctx context.Context, f jobs.Firing) error { return m.Exams.Tick(ctx, f.At) }},

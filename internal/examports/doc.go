@@ -12,5 +12,6 @@
 //     written once, through the same holds and versions as games.
 //
 // It is wiring like internal/gamerate: only cmd imports it (arch_test.go
-// checks that); it imports games, ranks and rating and no driver.
+// checks that); it imports games, ranks, rating and jobs (for its cron
+// Calendar), and no driver.
 package examports

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/jobs"
 	"github.com/weiqi-platform/rank/ranks"
 	"github.com/weiqi-platform/rank/rating"
 )
@@ -121,6 +122,35 @@ func (g Games) Outcome(ctx context.Context, examGameID string) (ranks.GameOutcom
 type Ratings interface {
 	PlayerOrNew(ctx context.Context, username string) (rating.PlayerState, error)
 	Change(ctx context.Context, in rating.ChangeInput) (rating.Changed, error)
+}
+
+// Wiring is what an exam service is wired to: its store, the games
+// intake, the check-ins, the rating service, the directory of accounts
+// and the clock.
+type Wiring struct {
+	Store    ranks.ExamStore
+	Intake   Intake
+	Presence Presence
+	Ratings  interface {
+		Ratings
+		Annulments
+	}
+	Directory games.Players
+	Clock     ranks.Clock
+}
+
+// NewService wires an exam service to the real ports: the one place
+// rankd and the tests that need the real wiring build it.
+func NewService(w Wiring) *ranks.ExamService {
+	return &ranks.ExamService{
+		Store:     w.Store,
+		Games:     Games{Intake: w.Intake, Presence: w.Presence, Annulments: w.Ratings},
+		Players:   Players{Directory: w.Directory, Ratings: w.Ratings},
+		Certifier: Certifier{Ratings: w.Ratings},
+		Calendar:  jobs.Calendar{},
+		Rules:     Rules,
+		Clock:     w.Clock,
+	}
 }
 
 // Players is the rating service as ranks.ExamPlayers.

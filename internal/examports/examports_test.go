@@ -15,7 +15,6 @@ import (
 	"github.com/weiqi-platform/rank/internal/examports"
 	"github.com/weiqi-platform/rank/internal/gamerate"
 	"github.com/weiqi-platform/rank/internal/testsvc"
-	"github.com/weiqi-platform/rank/jobs"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/players/playerdb"
 	"github.com/weiqi-platform/rank/ranks"
@@ -42,6 +41,7 @@ type world struct {
 	exams      ranks.ExamStore
 	gamesPort  examports.Games
 	players    examports.Players
+	directory  games.Players
 }
 
 func newWorld(t *testing.T) *world {
@@ -69,6 +69,7 @@ func newWorld(t *testing.T) *world {
 	}
 	w.ratings = rating.NewService(rstore, rating.ServiceConfig{Now: w.clock.Now})
 	directory := gamerate.NewPlayers(w.accounts)
+	w.directory = directory
 	w.intake = games.NewIntake(gstore, gamerate.Rater{Service: w.ratings}, directory, nil, games.IntakeConfig{Now: w.clock.Now})
 	w.attendance = games.Attendance{Games: gstore, Presence: presence, Now: w.clock.Now}
 	w.gamesPort = examports.Games{Intake: w.intake, Presence: w.attendance, Annulments: w.ratings}
@@ -81,8 +82,10 @@ func (w *world) service(cert ranks.Certifier) *ranks.ExamService {
 	if cert == nil {
 		cert = examports.Certifier{Ratings: w.ratings}
 	}
-	return &ranks.ExamService{Store: w.exams, Games: w.gamesPort, Players: w.players, Certifier: cert,
-		Calendar: jobs.Calendar{}, Rules: examports.Rules, Clock: w.clock}
+	svc := examports.NewService(examports.Wiring{Store: w.exams, Intake: w.intake, Presence: w.attendance,
+		Ratings: w.ratings, Directory: w.directory, Clock: w.clock})
+	svc.Certifier = cert
+	return svc
 }
 
 // player makes an account placed at score.
