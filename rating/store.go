@@ -156,9 +156,9 @@ type Store interface {
 
 	// The audit trail and its verification (audit.go, verify.go).
 
-	// StateAt returns the player's state at the version, as stored;
-	// ErrNotFound if there is none.
-	StateAt(ctx context.Context, username string, version int64) (PlayerState, error)
+	// EachState calls fn with every stored state version, by username
+	// and then version.
+	EachState(ctx context.Context, fn func(PlayerState) error) error
 	// Audit returns a page of ledger entries matching q (see AuditQuery).
 	Audit(ctx context.Context, q AuditQuery) ([]LedgerEntry, error)
 	// EachPlayer calls fn with every player's recorded latest state (as

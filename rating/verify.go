@@ -3,7 +3,6 @@ package rating
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -44,77 +43,99 @@ func (r Report) OK() bool { return len(r.Mismatches) == 0 }
 // player, that the ledger chain is intact (ChainFaults: sequence, hashes,
 // links, head), that the score is the placement plus the ledger and the
 // certified rank the ledger's last, and that the latest-state record
-// agrees with the stored version; for each rated game, that both deltas
-// are what the formula gives for the two scores before it (Glicko-2 is
-// not recomputed: its state before is not in the ledger); for each
-// annulment, that it reverses exactly the game's delta. id names the
-// report (the job's firing, or a request).
+// agrees with the latest stored version; for each rated game, that both
+// deltas are what the formula gives for the two scores before it
+// (Glicko-2 is not recomputed: its state before is not in the ledger);
+// for each annulment, that it reverses exactly the game's delta. id names
+// the report (the job's firing, or a request).
 //
-// It reads the ledger and the operations once each (a scan: it is a
-// nightly job, not a request path) and keeps the ledger in memory.
+// It streams the states, the ledger and the operations once each, in
+// order (a scan of each: it is a nightly job, not a request path), and
+// keeps one player's entries at a time, the players' latest states and
+// a few numbers per rated game.
 func (s *Service) VerifyAll(ctx context.Context, id string) (Report, error) {
 	r := Report{ID: id, At: s.stamp(), Mismatches: []Mismatch{}}
-	entries := map[string][]LedgerEntry{}
-	err := s.store.EachEntry(ctx, func(e LedgerEntry) error {
-		entries[e.Username] = append(entries[e.Username], e)
+	bad := func(player string, seq int64, check, format string, args ...any) {
+		r.Mismatches = append(r.Mismatches, Mismatch{Player: player, Seq: seq, Check: check, Detail: fmt.Sprintf(format, args...)})
+	}
+	latest := map[string]PlayerState{}
+	err := s.store.EachState(ctx, func(st PlayerState) error {
+		if old, ok := latest[st.Username]; !ok || st.Version > old.Version {
+			latest[st.Username] = st
+		}
+		return nil
+	})
+	if err != nil {
+		return Report{}, fmt.Errorf("read the states: %w", err)
+	}
+	err = s.store.EachPlayer(ctx, func(p PlayerState) error {
+		st, ok := latest[p.Username]
+		switch {
+		case !ok:
+			bad(p.Username, 0, CheckState, "has a latest-state record (version %d) but no stored version", p.Version)
+		case p.Version > st.Version:
+			bad(p.Username, 0, CheckState, "the latest-state record names version %d, the last stored is %d", p.Version, st.Version)
+		case p.Version == st.Version:
+			if d := stateDiff(p, st); d != "" {
+				bad(p.Username, 0, CheckState, "the latest-state record differs from the stored version %d: %s", st.Version, d)
+			}
+		}
+		// A record behind the stored versions is a hint left by crossed
+		// writers (Player repairs it), not a fault.
+		return nil
+	})
+	if err != nil {
+		return Report{}, fmt.Errorf("read the players: %w", err)
+	}
+
+	f := newFormulaCheck()
+	var player string
+	var entries []LedgerEntry
+	checked := map[string]bool{}
+	flush := func() {
+		if player == "" {
+			return
+		}
+		checked[player] = true
+		st, ok := latest[player]
+		if !ok {
+			bad(player, 0, CheckState, "has %d ledger entries but no rating state", len(entries))
+			return
+		}
+		for _, c := range ChainFaults(st, entries) {
+			bad(c.Username, c.Seq, c.Check, "%s", c.Reason)
+		}
+	}
+	err = s.store.EachEntry(ctx, func(e LedgerEntry) error {
 		r.Entries++
+		if e.Username != player {
+			flush()
+			player, entries = e.Username, entries[:0]
+		}
+		entries = append(entries, e)
+		f.add(e)
 		return nil
 	})
 	if err != nil {
 		return Report{}, fmt.Errorf("read the ledger: %w", err)
 	}
-	seen := map[string]bool{}
-	err = s.store.EachPlayer(ctx, func(st PlayerState) error {
-		seen[st.Username] = true
-		return s.verifyPlayer(ctx, st.Username, entries[st.Username], &r)
-	})
-	if err != nil {
-		return Report{}, fmt.Errorf("read the players: %w", err)
-	}
-	for _, name := range slices.Sorted(maps.Keys(entries)) {
-		if !seen[name] {
-			if err := s.verifyPlayer(ctx, name, entries[name], &r); err != nil {
-				return Report{}, err
+	flush()
+	for _, name := range slices.Sorted(maps.Keys(latest)) {
+		if !checked[name] {
+			for _, c := range ChainFaults(latest[name], nil) {
+				bad(c.Username, c.Seq, c.Check, "%s", c.Reason)
 			}
 		}
 	}
-	if err := s.verifyFormula(ctx, entries, &r); err != nil {
-		return Report{}, err
+	r.Players = len(latest)
+	if err := s.store.EachOp(ctx, func(op Operation) error { f.game(op, &r); return nil }); err != nil {
+		return Report{}, fmt.Errorf("read the operations: %w", err)
 	}
+	f.finish(&r)
 	slices.SortStableFunc(r.Mismatches, func(a, b Mismatch) int {
 		return cmp.Or(cmp.Compare(a.Player, b.Player), cmp.Compare(a.Seq, b.Seq))
 	})
 	return r, nil
-}
-
-// verifyPlayer checks one player's state and chain.
-func (s *Service) verifyPlayer(ctx context.Context, name string, entries []LedgerEntry, r *Report) error {
-	r.Players++
-	bad := func(seq int64, check, format string, args ...any) {
-		r.Mismatches = append(r.Mismatches, Mismatch{Player: name, Seq: seq, Check: check, Detail: fmt.Sprintf(format, args...)})
-	}
-	latest, err := s.store.Player(ctx, name)
-	if errors.Is(err, ErrNotFound) {
-		bad(0, CheckState, "has %d ledger entries but no rating state", len(entries))
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	stored, err := s.store.StateAt(ctx, name, latest.Version)
-	if errors.Is(err, ErrNotFound) {
-		bad(0, CheckState, "version %d, named by the latest-state record, is not stored", latest.Version)
-		stored = latest
-	} else if err != nil {
-		return err
-	}
-	if d := stateDiff(latest, stored); d != "" {
-		bad(0, CheckState, "the latest-state record differs from the stored version %d: %s", stored.Version, d)
-	}
-	for _, f := range ChainFaults(stored, entries) {
-		bad(f.Seq, f.Check, "%s", f.Reason)
-	}
-	return nil
 }
 
 // stateDiff says how two records of one version differ in what the ledger
@@ -133,85 +154,103 @@ func stateDiff(a, b PlayerState) string {
 	return ""
 }
 
-// verifyFormula checks every rated game's deltas against the formula and
-// every annulment against the game it reverses.
-func (s *Service) verifyFormula(ctx context.Context, entries map[string][]LedgerEntry, r *Report) error {
-	games := map[string]map[string]LedgerEntry{} // game id → player → entry
-	var annulments []LedgerEntry
-	for _, es := range entries {
-		for _, e := range es {
-			switch e.Cause {
-			case CauseGame:
-				if games[e.CauseID] == nil {
-					games[e.CauseID] = map[string]LedgerEntry{}
-				}
-				games[e.CauseID][e.Username] = e
-			case CauseAnnulment:
-				annulments = append(annulments, e)
-			}
+// gameSide is what the formula check keeps of one game entry.
+type gameSide struct {
+	seq         int64
+	scoreBefore int
+	delta       int
+}
+
+// formulaCheck holds, per rated game, each player's entry, and the
+// annulments, until the operations are read.
+type formulaCheck struct {
+	games      map[string]map[string]gameSide // game id → player → entry
+	annulments []LedgerEntry
+	seen       map[string]bool
+}
+
+func newFormulaCheck() *formulaCheck {
+	return &formulaCheck{games: map[string]map[string]gameSide{}, seen: map[string]bool{}}
+}
+
+func (f *formulaCheck) add(e LedgerEntry) {
+	switch e.Cause {
+	case CauseGame:
+		if f.games[e.CauseID] == nil {
+			f.games[e.CauseID] = make(map[string]gameSide, 2)
 		}
+		f.games[e.CauseID][e.Username] = gameSide{e.Seq, e.ScoreBefore, e.Delta}
+	case CauseAnnulment:
+		f.annulments = append(f.annulments, e)
 	}
-	bad := func(e LedgerEntry, format string, args ...any) {
-		r.Mismatches = append(r.Mismatches, Mismatch{Player: e.Username, Seq: e.Seq, Check: CheckFormula, Detail: fmt.Sprintf(format, args...)})
+}
+
+func formulaFault(r *Report, player string, seq int64, format string, args ...any) {
+	r.Mismatches = append(r.Mismatches, Mismatch{Player: player, Seq: seq, Check: CheckFormula, Detail: fmt.Sprintf(format, args...)})
+}
+
+// game checks one rated game's deltas against the formula.
+func (f *formulaCheck) game(op Operation, r *Report) {
+	if op.Kind != "" && op.Kind != OpGame {
+		return
 	}
-	checked := map[string]bool{}
-	err := s.store.EachOp(ctx, func(op Operation) error {
-		if op.Kind != "" && op.Kind != OpGame {
-			return nil
+	pair := f.games[op.ID]
+	if len(pair) == 0 {
+		return // given up, or not applied yet: no entries
+	}
+	f.seen[op.ID] = true
+	r.Games++
+	b, okb := pair[op.Black]
+	w, okw := pair[op.White]
+	if !okb || !okw {
+		missing := op.Black
+		if okb {
+			missing = op.White
 		}
-		pair := games[op.ID]
-		if len(pair) == 0 {
-			return nil // given up, or not applied yet: no entries
+		for name, e := range pair {
+			formulaFault(r, name, e.seq, "game %s has no ledger entry for %s", op.ID, missing)
 		}
-		checked[op.ID] = true
-		r.Games++
-		b, okb := pair[op.Black]
-		w, okw := pair[op.White]
-		if !okb || !okw {
-			for _, e := range pair {
-				bad(e, "game %s has no ledger entry for %s", op.ID, map[bool]string{true: op.White, false: op.Black}[okb])
-			}
-			return nil
-		}
-		winner, loser := b, w
-		if op.Winner == SideWhite {
-			winner, loser = w, b
-		}
-		d, err := Ladder(winner.ScoreBefore, loser.ScoreBefore, op.Game)
-		if err != nil {
-			bad(winner, "game %s: the formula refuses the scores before it: %v", op.ID, err)
-			return nil
-		}
-		for _, c := range []struct {
-			e    LedgerEntry
-			want int
-		}{{winner, d.Winner}, {loser, d.Loser}} {
-			if c.e.Delta != c.want {
-				bad(c.e, "game %s: delta %+d, the formula gives %+d for scores %d and %d", op.ID, c.e.Delta, c.want, winner.ScoreBefore, loser.ScoreBefore)
-			}
-		}
-		return nil
-	})
+		return
+	}
+	winner, loser, wn, ln := b, w, op.Black, op.White
+	if op.Winner == SideWhite {
+		winner, loser, wn, ln = w, b, op.White, op.Black
+	}
+	d, err := Ladder(winner.scoreBefore, loser.scoreBefore, op.Game)
 	if err != nil {
-		return fmt.Errorf("read the operations: %w", err)
+		formulaFault(r, wn, winner.seq, "game %s: the formula refuses the scores before it: %v", op.ID, err)
+		return
 	}
-	for id, pair := range games {
-		if !checked[id] {
-			for _, e := range pair {
-				bad(e, "game %s has ledger entries but no rating operation", id)
+	for _, c := range []struct {
+		name string
+		e    gameSide
+		want int
+	}{{wn, winner, d.Winner}, {ln, loser, d.Loser}} {
+		if c.e.delta != c.want {
+			formulaFault(r, c.name, c.e.seq, "game %s: delta %+d, the formula gives %+d for scores %d and %d", op.ID, c.e.delta, c.want, winner.scoreBefore, loser.scoreBefore)
+		}
+	}
+}
+
+// finish reports game entries without an operation and checks the
+// annulments.
+func (f *formulaCheck) finish(r *Report) {
+	for id, pair := range f.games {
+		if !f.seen[id] {
+			for name, e := range pair {
+				formulaFault(r, name, e.seq, "game %s has ledger entries but no rating operation", id)
 			}
 		}
 	}
-	for _, a := range annulments {
-		g, ok := games[a.CauseID][a.Username]
+	for _, a := range f.annulments {
+		g, ok := f.games[a.CauseID][a.Username]
 		switch {
 		case !ok:
-			bad(a, "annuls game %s, which has no entry of %s", a.CauseID, a.Username)
-		case a.Delta != -g.Delta:
-			bad(a, "annuls game %s with %+d, the game's delta was %+d", a.CauseID, a.Delta, g.Delta)
+			formulaFault(r, a.Username, a.Seq, "annuls game %s, which has no entry of %s", a.CauseID, a.Username)
+		case a.Delta != -g.delta:
+			formulaFault(r, a.Username, a.Seq, "annuls game %s with %+d, the game's delta was %+d", a.CauseID, a.Delta, g.delta)
 		}
 	}
-	return nil
 }
 
 // SaveReport stores a verification report.

@@ -3,7 +3,6 @@ package ratingdb
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -52,19 +51,6 @@ func parseRank(s string) ranks.Rank {
 	var r ranks.Rank
 	_ = r.UnmarshalText([]byte(s))
 	return r
-}
-
-// StateAt implements rating.Store.
-func (s *Store) StateAt(ctx context.Context, username string, version int64) (rating.PlayerState, error) {
-	var d stateDoc
-	err := s.states.FindOne(ctx, bson.D{{Key: "_id", Value: key(username, version)}}).Decode(&d)
-	if errors.Is(err, mongo.ErrNoDocuments) {
-		return rating.PlayerState{}, fmt.Errorf("player %s version %d: %w", username, version, rating.ErrNotFound)
-	}
-	if err != nil {
-		return rating.PlayerState{}, wrap("read player version", err)
-	}
-	return d.state(), nil
 }
 
 // Audit implements rating.Store: newest first by time, then username,
@@ -137,6 +123,11 @@ func each[D any](ctx context.Context, c *mongo.Collection, sort bson.D, fn func(
 // EachPlayer implements rating.Store.
 func (s *Store) EachPlayer(ctx context.Context, fn func(rating.PlayerState) error) error {
 	return each(ctx, s.players, bson.D{{Key: "_id", Value: 1}}, func(d stateDoc) error { return fn(d.state()) })
+}
+
+// EachState implements rating.Store.
+func (s *Store) EachState(ctx context.Context, fn func(rating.PlayerState) error) error {
+	return each(ctx, s.states, bson.D{{Key: "username", Value: 1}, {Key: "version", Value: 1}}, func(d stateDoc) error { return fn(d.state()) })
 }
 
 // EachEntry implements rating.Store.

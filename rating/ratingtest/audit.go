@@ -1,7 +1,6 @@
 package ratingtest
 
 import (
-	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -50,21 +49,6 @@ func certifiedRoundTrip(t *testing.T, s rating.Store) {
 		t.Fatalf("the same entry again: %v", err)
 	}
 	check(t, "ledger", must[[]rating.LedgerEntry](t)(s.Ledger(ctx, "alice", 0, 5)), []rating.LedgerEntry{e})
-}
-
-func stateAt(t *testing.T, s rating.Store) {
-	v0 := rating.NewPlayer("alice")
-	v1 := next(v0, "g1", 5)
-	for _, st := range []rating.PlayerState{v0, v1} {
-		if err := s.Commit(ctx, st); err != nil {
-			t.Fatal(err)
-		}
-	}
-	check(t, "version 0", must[rating.PlayerState](t)(s.StateAt(ctx, "alice", 0)), v0)
-	check(t, "version 1", must[rating.PlayerState](t)(s.StateAt(ctx, "alice", 1)), v1)
-	if _, err := s.StateAt(ctx, "alice", 2); !isNotFound(err) {
-		t.Fatalf("version 2 = %v, want ErrNotFound", err)
-	}
 }
 
 // auditEntry is entry seq of user at t0 + minute minutes, of the cause.
@@ -126,8 +110,17 @@ func eachInOrder(t *testing.T, s rating.Store) {
 			}
 		}
 	}
-	var players, entries, ops []string
+	if err := s.Commit(ctx, next(rating.NewPlayer("bob"), "g1", 5)); err != nil {
+		t.Fatal(err)
+	}
+	var players, states, entries, ops []string
 	if err := s.EachPlayer(ctx, func(st rating.PlayerState) error { players = append(players, st.Username); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.EachState(ctx, func(st rating.PlayerState) error {
+		states = append(states, fmt.Sprintf("%s#%d", st.Username, st.Version))
+		return nil
+	}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.EachEntry(ctx, func(e rating.LedgerEntry) error {
@@ -143,6 +136,7 @@ func eachInOrder(t *testing.T, s rating.Store) {
 		t.Fatal(err)
 	}
 	check(t, "players", players, []string{"alice", "bob", "carol"})
+	check(t, "states", states, []string{"alice#0", "bob#0", "bob#1", "carol#0"})
 	check(t, "entries", entries, []string{"alice#1", "alice#2", "alice#3", "bob#1", "bob#2", "bob#3", "carol#1", "carol#2", "carol#3"})
 	check(t, "ops", ops, []string{"g1", "g2"})
 	stop := fmt.Errorf("stop")
@@ -163,5 +157,3 @@ func reportsNewestFirst(t *testing.T, s rating.Store) {
 	check(t, "reports", must[[]rating.Report](t)(s.Reports(ctx, 5)), []rating.Report{r2, r1})
 	check(t, "the newest", must[[]rating.Report](t)(s.Reports(ctx, 1)), []rating.Report{r2})
 }
-
-func isNotFound(err error) bool { return errors.Is(err, rating.ErrNotFound) }

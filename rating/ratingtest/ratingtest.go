@@ -34,7 +34,6 @@ func Run(t *testing.T, newStore func(t *testing.T) rating.Store) {
 		{"NotFound", notFound},
 		{"ChangeRoundTrip", changeRoundTrip},
 		{"CertifiedRoundTrip", certifiedRoundTrip},
-		{"StateAt", stateAt},
 		{"AuditFiltersAndPages", auditFiltersAndPages},
 		{"EachInOrder", eachInOrder},
 		{"ReportsNewestFirst", reportsNewestFirst},
