@@ -28,8 +28,7 @@ type Audit interface {
 	Change(ctx context.Context, in rating.ChangeInput) (rating.Changed, error)
 	Annul(ctx context.Context, in rating.AnnulInput) (rating.Changed, error)
 	Audit(ctx context.Context, q rating.AuditQuery) ([]rating.LedgerEntry, error)
-	VerifyAll(ctx context.Context, id string) (rating.Report, error)
-	SaveReport(ctx context.Context, r rating.Report) error
+	VerifyAndKeep(ctx context.Context, id string) (rating.Report, error)
 	Reports(ctx context.Context, limit int) ([]rating.Report, error)
 }
 
@@ -451,10 +450,7 @@ func (s *Server) annul(c *gin.Context) {
 // answers it (200 whether or not it found mismatches: the report says).
 func (s *Server) verify(c *gin.Context) {
 	ctx := c.Request.Context()
-	rep, err := s.deps.Audit.VerifyAll(ctx, "request:"+requestIDOf(c))
-	if err == nil {
-		err = s.deps.Audit.SaveReport(ctx, rep)
-	}
+	rep, err := s.deps.Audit.VerifyAndKeep(ctx, "request:"+requestIDOf(c))
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -62,11 +62,8 @@ func wireAudit(t *testing.T, d *api.Deps, db *mongo.Database, rdb redis.Universa
 	for _, j := range []jobs.Job{
 		{Name: "exams", Spec: "* * * * *", Run: func(ctx context.Context, f jobs.Firing) error { return r.exams.Tick(ctx, f.At) }},
 		{Name: "verify", Spec: "0 3 * * *", Run: func(ctx context.Context, f jobs.Firing) error {
-			rep, err := ratings.VerifyAll(ctx, f.Key())
-			if err != nil {
-				return err
-			}
-			return ratings.SaveReport(ctx, rep)
+			_, err := ratings.VerifyAndKeep(ctx, f.Key())
+			return err
 		}},
 	} {
 		if err := r.runner.Add(j); err != nil {

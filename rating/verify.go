@@ -253,8 +253,15 @@ func (f *formulaCheck) finish(r *Report) {
 	}
 }
 
-// SaveReport stores a verification report.
-func (s *Service) SaveReport(ctx context.Context, r Report) error { return s.store.SaveReport(ctx, r) }
+// VerifyAndKeep verifies the whole store (VerifyAll) and keeps the report
+// under id: a repeated id (a resumed job firing) keeps the first.
+func (s *Service) VerifyAndKeep(ctx context.Context, id string) (Report, error) {
+	r, err := s.VerifyAll(ctx, id)
+	if err != nil {
+		return Report{}, err
+	}
+	return r, s.store.SaveReport(ctx, r)
+}
 
 // Reports returns up to limit stored reports, newest first.
 func (s *Service) Reports(ctx context.Context, limit int) ([]Report, error) {

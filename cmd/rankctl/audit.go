@@ -141,11 +141,8 @@ func verifyStore(ctx context.Context, uri, db, dataDir string, stderr io.Writer)
 		return verifyReport{}, err
 	}
 	svc := rating.NewService(store, rating.ServiceConfig{})
-	r, err := svc.VerifyAll(ctx, "rankctl:"+time.Now().UTC().Format(time.RFC3339Nano))
+	r, err := svc.VerifyAndKeep(ctx, "rankctl:"+time.Now().UTC().Format(time.RFC3339Nano))
 	if err != nil {
-		return verifyReport{}, err
-	}
-	if err := svc.SaveReport(ctx, r); err != nil {
 		return verifyReport{}, err
 	}
 	return verifyReport{Report: r, OK: r.OK()}, nil

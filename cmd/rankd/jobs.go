@@ -103,12 +103,9 @@ func (m *Main) expireJob(ctx context.Context) error {
 // verifyJob verifies the whole ledger and keeps the report under the
 // firing's key (so a resumed firing keeps one report).
 func (m *Main) verifyJob(ctx context.Context, f jobs.Firing) error {
-	rep, err := m.Ratings.VerifyAll(ctx, f.Key())
+	rep, err := m.Ratings.VerifyAndKeep(ctx, f.Key())
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
-	}
-	if err := m.Ratings.SaveReport(ctx, rep); err != nil {
-		return err
 	}
 	if !rep.OK() {
 		m.Logger.Warn("verification found mismatches", "report", rep.ID, "mismatches", len(rep.Mismatches))

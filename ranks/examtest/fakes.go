@@ -12,8 +12,8 @@ import (
 )
 
 // The in-memory stand-ins below are for the ports other packages own
-// (games, the ladder, the ledger); they exist for tests of the exam
-// service until those packages implement the ports. Each keeps the
+// (games, the ladder, the ledger), for tests of the exam service alone;
+// the real ones are internal/examports, tested on the real stores. Each keeps the
 // port's contract (idempotent by id or key) and records what it was
 // asked, so tests can assert exactly-once.
 
