@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"slices"
@@ -93,18 +95,78 @@ func benchName(c benchConfig, i int) string { return fmt.Sprintf("%s%d", c.prefi
 
 // benchPlayers registers the players; one that exists is fine.
 func benchPlayers(ctx context.Context, client *http.Client, c benchConfig) error {
-	for i := range c.players {
-		body, _ := json.Marshal(map[string]string{"username": benchName(c, i), "password": benchPassword})
-		status, out, err := benchPost(ctx, client, c.url+"/api/v1/auth/register", "", body)
-		switch {
-		case err != nil:
+	names := make([]string, c.players)
+	for i := range names {
+		names[i] = benchName(c, i)
+	}
+	_, err := ensurePlayers(ctx, client, c.url, names, c.concurrency, false)
+	return err
+}
+
+// ensurePlayers registers the named players (password benchPassword) from
+// concurrency clients; one that exists is fine. With tokens it returns
+// each one's bearer token, logging in those that existed.
+func ensurePlayers(ctx context.Context, client *http.Client, url string, names []string, concurrency int, tokens bool) ([]string, error) {
+	out := make([]string, len(names))
+	errs := make([]error, len(names))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range max(concurrency, 1) {
+		wg.Go(func() {
+			for i := range next {
+				out[i], errs[i] = ensurePlayer(ctx, client, url, names[i], tokens)
+			}
+		})
+	}
+	for i := range names {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, firstErr(errs)
+}
+
+func firstErr(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
 			return err
-		case status == http.StatusCreated, status == http.StatusConflict:
-		default:
-			return fmt.Errorf("registering %s: %d %s (raise RANK_REGISTER_LIMIT_ADDRESS for many players)", benchName(c, i), status, out)
 		}
 	}
 	return nil
+}
+
+func ensurePlayer(ctx context.Context, client *http.Client, url, name string, tokens bool) (string, error) {
+	body, _ := json.Marshal(map[string]string{"username": name, "password": benchPassword})
+	status, out, err := benchDo(ctx, client, "POST", url+"/api/v1/auth/register", "", body)
+	switch {
+	case err != nil:
+		return "", err
+	case status == http.StatusConflict && tokens:
+		status, out, err = benchDo(ctx, client, "POST", url+"/api/v1/auth/login", "", body)
+		if err != nil {
+			return "", err
+		}
+		if status != http.StatusOK {
+			return "", fmt.Errorf("logging in %s: %d %s (raise RANK_LOGIN_LIMIT_ADDRESS for many players)", name, status, out)
+		}
+	case status == http.StatusCreated, status == http.StatusConflict:
+	default:
+		return "", fmt.Errorf("registering %s: %d %s (raise RANK_REGISTER_LIMIT_ADDRESS for many players)", name, status, out)
+	}
+	if !tokens {
+		return "", nil
+	}
+	var tok struct{ Token string }
+	if err := json.Unmarshal([]byte(out), &tok); err != nil || tok.Token == "" {
+		return "", fmt.Errorf("%s: no token in %q", name, out)
+	}
+	return tok.Token, nil
 }
 
 // benchGames generates the submissions: random pairings of the players,
@@ -131,12 +193,20 @@ func benchGames(c benchConfig) [][]byte {
 	return out
 }
 
-func benchPost(ctx context.Context, client *http.Client, url, token string, body []byte) (int, string, error) {
-	req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(body))
+// benchDo sends one request (a JSON body when body is not nil) and returns
+// the status and the body.
+func benchDo(ctx context.Context, client *http.Client, method, url, token string, body []byte) (int, string, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
 	if err != nil {
 		return 0, "", err
 	}
-	req.Header.Set("Content-Type", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
@@ -168,7 +238,7 @@ func benchSubmit(ctx context.Context, client *http.Client, c benchConfig, bodies
 		wg.Go(func() {
 			for b := range jobs {
 				t0 := time.Now()
-				status, out, err := benchPost(ctx, client, c.url+"/api/v1/games", c.token, b)
+				status, out, err := benchDo(ctx, client, "POST", c.url+"/api/v1/games", c.token, b)
 				d := time.Since(t0)
 				mu.Lock()
 				switch {
@@ -201,11 +271,12 @@ func benchSubmit(ctx context.Context, client *http.Client, c benchConfig, bodies
 	return r
 }
 
-// percentile is the q-quantile (0 < q ≤ 1) of sorted durations, by the
+// percentile is the q-quantile (0 < q ≤ 1) of sorted values, by the
 // nearest-rank method.
-func percentile(sorted []time.Duration, q float64) time.Duration {
+func percentile[T cmp.Ordered](sorted []T, q float64) T {
 	if len(sorted) == 0 {
-		return 0
+		var zero T
+		return zero
 	}
 	i := int(q*float64(len(sorted))+0.999999) - 1
 	return sorted[min(max(i, 0), len(sorted)-1)]
@@ -218,17 +289,18 @@ func (r benchResult) print(w io.Writer) {
 	fmt.Fprintf(w, "latency p50 %v  p95 %v  p99 %v  max %v\n",
 		percentile(r.latency, .50).Round(time.Microsecond*100), percentile(r.latency, .95).Round(time.Microsecond*100),
 		percentile(r.latency, .99).Round(time.Microsecond*100), percentile(r.latency, 1).Round(time.Microsecond*100))
-	codes := make([]int, 0, len(r.statuses))
-	for code := range r.statuses {
-		codes = append(codes, code)
-	}
-	slices.Sort(codes)
-	var parts []string
-	for _, code := range codes {
-		parts = append(parts, fmt.Sprintf("%d×%d", r.statuses[code], code))
-	}
-	fmt.Fprintf(w, "answers: %s; transport failures: %d\n", strings.Join(parts, " "), r.failures)
+	fmt.Fprintf(w, "answers: %s; transport failures: %d\n", counts(r.statuses), r.failures)
 	if r.example != "" {
 		fmt.Fprintf(w, "a refusal: %s\n", strings.TrimSpace(r.example))
 	}
+}
+
+// counts prints counts by key (an HTTP status, an error code), "N×key"
+// in key order.
+func counts[K cmp.Ordered](m map[K]int) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%d×%v", m[k], k))
+	}
+	return strings.Join(parts, " ")
 }
