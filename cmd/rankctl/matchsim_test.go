@@ -137,7 +137,7 @@ func TestSimRange(t *testing.T) {
 	}
 	open := [2]int{}
 	for range 2000 {
-		score := rng.IntN(2100) - 1200 // up to 8d: above the ladder every rank is 9d
+		score := rng.IntN(1700) - 800 // on the ladder: off it every rank is 9k or 9d
 		lo, hi := simRange(rng, score)
 		if lo == "" && hi == "" {
 			t.Fatal("a range with both ends open")
