@@ -619,11 +619,14 @@ func (s *sim) queue(ctx, drain context.Context, a simArrival) {
 	if o.Late {
 		o.Left = false
 	}
+	if o.Ticket.State == string(matchmaking.Matched) && o.Ticket.GameID == "" {
+		s.awaitGame(ctx, token, &o.Ticket)
+	}
 	s.mu.Lock()
 	s.outcomes = append(s.outcomes, o)
 	s.mu.Unlock()
 	if o.Ticket.State == string(matchmaking.Matched) {
-		free = s.c.finish && s.end(ctx, token, o.Ticket, a.blackWin)
+		free = s.c.finish && s.end(ctx, o.Ticket, a.blackWin)
 	}
 }
 
@@ -653,24 +656,30 @@ func (s *sim) cancel(ctx context.Context, token string, o *simOutcome) bool {
 	return false
 }
 
-// end resigns the game of a matched ticket once for both its players,
-// first waiting for the game id if the pairing has none yet. It reports
-// whether the game is over.
-func (s *sim) end(ctx context.Context, token string, t simTicket, blackWins bool) bool {
+// awaitGame polls a matched ticket until it names its game, which rankd
+// makes right after the pairing.
+func (s *sim) awaitGame(ctx context.Context, token string, t *simTicket) {
 	for tries := 0; t.GameID == "" && tries < 100; tries++ {
 		select {
 		case <-ctx.Done():
-			return false
+			return
 		case <-time.After(100 * time.Millisecond):
 		}
 		if _, out, err := s.call(ctx, "poll", "GET", ticketsPath+"/mine", token, nil, http.StatusOK); err == nil {
-			_ = json.Unmarshal(out, &t)
+			_ = json.Unmarshal(out, t)
 		}
 	}
 	if t.GameID == "" {
 		s.mu.Lock()
 		s.errs["game never made"]++
 		s.mu.Unlock()
+	}
+}
+
+// end resigns the game of a matched ticket once for both its players and
+// reports whether the game is over.
+func (s *sim) end(ctx context.Context, t simTicket, blackWins bool) bool {
+	if t.GameID == "" {
 		return false
 	}
 	s.mu.Lock()
@@ -721,16 +730,12 @@ func (s *sim) endAll(ctx context.Context) {
 		}
 	}
 	s.mu.Unlock()
-	token := map[string]string{}
-	for i, n := range s.names {
-		token[n] = s.tokens[i]
-	}
 	next := make(chan simOutcome)
 	var wg sync.WaitGroup
 	for range s.c.setupConcurrency {
 		wg.Go(func() {
 			for o := range next {
-				s.end(ctx, token[o.Player], o.Ticket, o.Ticket.Colour == "black")
+				s.end(ctx, o.Ticket, o.Ticket.Colour == "black")
 			}
 		})
 	}
