@@ -109,16 +109,28 @@ func benchPlayers(ctx context.Context, client *http.Client, c benchConfig) error
 func ensurePlayers(ctx context.Context, client *http.Client, url string, names []string, concurrency int, tokens bool) ([]string, error) {
 	out := make([]string, len(names))
 	errs := make([]error, len(names))
+	parallel(ctx, len(names), concurrency, func(i int) {
+		out[i], errs[i] = ensurePlayer(ctx, client, url, names[i], tokens)
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, firstErr(errs)
+}
+
+// parallel calls f(0) … f(n-1) from concurrency goroutines; it stops
+// handing out work when ctx ends.
+func parallel(ctx context.Context, n, concurrency int, f func(i int)) {
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range max(concurrency, 1) {
 		wg.Go(func() {
 			for i := range next {
-				out[i], errs[i] = ensurePlayer(ctx, client, url, names[i], tokens)
+				f(i)
 			}
 		})
 	}
-	for i := range names {
+	for i := range n {
 		if ctx.Err() != nil {
 			break
 		}
@@ -126,10 +138,6 @@ func ensurePlayers(ctx context.Context, client *http.Client, url string, names [
 	}
 	close(next)
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return out, firstErr(errs)
 }
 
 func firstErr(errs []error) error {

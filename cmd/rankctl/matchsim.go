@@ -384,20 +384,7 @@ func (s *sim) setup(ctx context.Context) error {
 	}
 	s.progressf("players ready in %.1fs; setting levels…", time.Since(t0).Seconds())
 	errs := make([]error, c.players)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range c.setupConcurrency {
-		wg.Go(func() {
-			for i := range next {
-				errs[i] = s.setLevel(ctx, s.names[i], scores[i])
-			}
-		})
-	}
-	for i := range s.names {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel(ctx, c.players, c.setupConcurrency, func(i int) { errs[i] = s.setLevel(ctx, s.names[i], scores[i]) })
 	if err := firstErr(errs); err != nil {
 		return err
 	}
@@ -730,20 +717,7 @@ func (s *sim) endAll(ctx context.Context) {
 		}
 	}
 	s.mu.Unlock()
-	next := make(chan simOutcome)
-	var wg sync.WaitGroup
-	for range s.c.setupConcurrency {
-		wg.Go(func() {
-			for o := range next {
-				s.end(ctx, o.Ticket, o.Ticket.Colour == "black")
-			}
-		})
-	}
-	for _, o := range todo {
-		next <- o
-	}
-	close(next)
-	wg.Wait()
+	parallel(ctx, len(todo), s.c.setupConcurrency, func(i int) { s.end(ctx, todo[i].Ticket, todo[i].Ticket.Colour == "black") })
 }
 
 // simReport is what matchsim prints.
