@@ -125,6 +125,9 @@ func randomID() string {
 // Config returns the configuration in force, defaults filled in.
 func (s *Service) Config() Config { return s.cfg }
 
+// Now is the service's clock, by which tickets' waits are told.
+func (s *Service) Now() time.Time { return s.cfg.Now() }
+
 func (s *Service) cutoffs(now time.Time) Cutoffs {
 	return Cutoffs{Created: now.Add(-s.cfg.MaxAge), Seen: now.Add(-s.cfg.HeartbeatTimeout)}
 }
