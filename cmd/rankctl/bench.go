@@ -118,6 +118,13 @@ func ensurePlayers(ctx context.Context, client *http.Client, url string, names [
 	return out, firstErr(errs)
 }
 
+func limitHint(status int, setting string) string {
+	if status == http.StatusTooManyRequests {
+		return " (start rankd with " + setting + " raised for many players)"
+	}
+	return ""
+}
+
 // parallel calls f(0) … f(n-1) from concurrency goroutines; it stops
 // handing out work when ctx ends.
 func parallel(ctx context.Context, n, concurrency int, f func(i int)) {
@@ -161,11 +168,11 @@ func ensurePlayer(ctx context.Context, client *http.Client, url, name string, to
 			return "", err
 		}
 		if status != http.StatusOK {
-			return "", fmt.Errorf("logging in %s: %d %s (raise RANK_LOGIN_LIMIT_ADDRESS for many players)", name, status, out)
+			return "", fmt.Errorf("logging in %s: %d %s%s", name, status, out, limitHint(status, "RANK_LOGIN_LIMIT_ADDRESS"))
 		}
 	case status == http.StatusCreated, status == http.StatusConflict:
 	default:
-		return "", fmt.Errorf("registering %s: %d %s (raise RANK_REGISTER_LIMIT_ADDRESS for many players)", name, status, out)
+		return "", fmt.Errorf("registering %s: %d %s%s", name, status, out, limitHint(status, "RANK_REGISTER_LIMIT_ADDRESS"))
 	}
 	if !tokens {
 		return "", nil
