@@ -292,6 +292,10 @@ type simTicket struct {
 		Score int    `json:"score"`
 		Rank  string `json:"rank"`
 	} `json:"level"`
+	RankRange *struct {
+		MinScore *int `json:"min_score"`
+		MaxScore *int `json:"max_score"`
+	} `json:"rank_range"`
 	CreatedAt     time.Time  `json:"created_at"`
 	WaitedSeconds float64    `json:"waited_seconds"`
 	GameID        string     `json:"game_id"`
@@ -833,7 +837,8 @@ func waitsOf(outcomes []simOutcome) simWait {
 		}
 	}
 	slices.Sort(w)
-	return simWait{P50: percentile(w, .50), P95: percentile(w, .95), P99: percentile(w, .99), Max: percentile(w, 1)}
+	ms := func(q float64) float64 { return math.Round(percentile(w, q)*1000) / 1000 }
+	return simWait{P50: ms(.50), P95: ms(.95), P99: ms(.99), Max: ms(1)}
 }
 
 func gapsOf(pairs []simPair) simGap {

@@ -151,23 +151,47 @@ func TestMatchsimAgainstRankd(t *testing.T) {
 
 	// Again with the same players (logged in; their games are over), in
 	// two pools, with rank ranges, cancels and --finish.
-	var out, errOut bytes.Buffer
-	code = runMatchsim(ctx, append(base, "--tickets", "60", "--finish", "--range-share", "0.3", "--cancel-share", "0.2",
-		"--cancel-after", "2s", "--seed", "2", "--drain", "15s",
-		"--pools", "19:rapid:chinese:rated,9:blitz:japanese:rated", "--json"), &out, &errOut)
-	var rep2 simReport
-	if err := json.Unmarshal(out.Bytes(), &rep2); err != nil || code != exitOK {
-		t.Fatalf("second run: exit %d, %v\n%s\n%s", code, err, out.String(), errOut.String())
+	c, _ = parseMatchsim(append(base, "--tickets", "60", "--finish", "--range-share", "0.3", "--cancel-share", "0.2",
+		"--cancel-after", "2s", "--seed", "2", "--drain", "15s", "--pools", "19:rapid:chinese:rated,9:blitz:japanese:rated"), io.Discard)
+	run, err = simulate(ctx, c)
+	if err != nil {
+		t.Fatal(err)
 	}
+	rep2 := run.report()
+	t.Logf("second run: %+v", rep2)
 	if len(rep2.Refused) != 0 || rep2.HTTPErrors != 0 || rep2.Inconsistent != 0 {
 		t.Fatalf("second run: refused %v, errors %v, inconsistent %d", rep2.Refused, rep2.HTTPErrorsBy, rep2.Inconsistent)
 	}
 	ended := rep2.Matched + rep2.Cancelled + rep2.Expired + rep2.LeftWaiting
 	if rep2.Arrivals != 60 || rep2.Tickets+rep2.NoIdlePlayer != 60 || ended != rep2.Tickets || rep2.Matched != 2*rep2.Pairs ||
-		rep2.GamesFinished != rep2.Pairs || rep2.Pairs == 0 {
+		rep2.GamesFinished != rep2.Pairs || rep2.Pairs == 0 || rep2.Cancelled+rep2.CancelTooLate == 0 {
 		t.Errorf("second run adds up wrong: %+v", rep2)
 	}
 	if rep2.Gap.Max > policy.MaxWindow || len(rep2.PerPool) != 2 || rep2.LatencyMillis["enqueue"].N != rep2.Tickets {
 		t.Errorf("second run: %+v", rep2)
+	}
+	pairs, _ = run.pairs()
+	ranged := 0
+	for _, p := range pairs {
+		for i, o := range p.tickets {
+			other := p.tickets[1-i].Ticket.Level.Score
+			if r := o.Ticket.RankRange; o.Ranged && r != nil {
+				ranged++
+				if r.MinScore != nil && other < *r.MinScore || r.MaxScore != nil && other > *r.MaxScore {
+					t.Errorf("%s (range %v) met a player at %d", o.Player, o.Range, other)
+				}
+			}
+		}
+	}
+	if ranged == 0 {
+		t.Error("no paired ticket had a rank range")
+	}
+
+	// The command itself: a report in JSON, exit 0.
+	var out, errOut bytes.Buffer
+	code = runMatchsim(ctx, append(base, "--tickets", "4", "--cancel-share", "0", "--range-share", "0", "--json"), &out, &errOut)
+	var rep3 simReport
+	if err := json.Unmarshal(out.Bytes(), &rep3); err != nil || code != exitOK || rep3.Pairs != 2 || rep3.PairsPerSecond <= 0 {
+		t.Fatalf("--json: exit %d, %v\n%s\n%s", code, err, out.String(), errOut.String())
 	}
 }
