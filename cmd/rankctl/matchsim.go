@@ -7,11 +7,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,7 +40,9 @@ The model:
             them). Player i's ladder score is drawn from a normal
             distribution (--score-mean, --score-sd; by default 95% lie
             between 10k (-900) and 3d (+400), centred between 3k and 2k)
-            and set by the admin, unless the player is already at it.
+            and set by the admin, unless the player is within half a
+            rank of it (games move it a little). --tokens keeps the
+            players' tokens in a file for the next run.
   arrivals  a Poisson process of --rate tickets per second, for --duration
             or until --tickets arrivals. Each arrival takes an idle player
             at random and queues them in a pool drawn from --pools (a pool
@@ -81,6 +85,7 @@ type simConfig struct {
 	finish, json            bool
 	setupConcurrency, conns int
 	seed                    uint64
+	tokensFile              string
 	progress                io.Writer // setup and phase lines (stderr)
 	poolsFlag               string
 }
@@ -140,6 +145,7 @@ func parseMatchsim(args []string, stderr io.Writer) (simConfig, int) {
 	fs.IntVar(&c.setupConcurrency, "setup-concurrency", 8, "clients registering players and setting levels")
 	fs.IntVar(&c.conns, "conns", 256, "most connections to rankd at once")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the levels, arrivals and choices")
+	fs.StringVar(&c.tokensFile, "tokens", "", "keep the players' tokens in this file and reuse them next run (a login costs rankd an argon2 hash)")
 	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -377,9 +383,7 @@ func (s *sim) setup(ctx context.Context) error {
 		s.names[i] = fmt.Sprintf("%s%d", c.prefix, i)
 	}
 	t0 := time.Now()
-	s.progressf("registering or logging in %d players…", c.players)
-	var err error
-	if s.tokens, err = ensurePlayers(ctx, s.client, c.url, s.names, c.setupConcurrency, true); err != nil {
+	if err := s.logIn(ctx); err != nil {
 		return err
 	}
 	scores := simScores(c)
@@ -399,14 +403,69 @@ func (s *sim) setup(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// setLevel puts a player's ladder score at score unless it is there.
+// logIn gets every player a token: from --tokens when it still works
+// (saving an argon2 hash per player), else by registering or logging in.
+func (s *sim) logIn(ctx context.Context) error {
+	c := s.c
+	kept := map[string]string{}
+	if c.tokensFile != "" {
+		if b, err := os.ReadFile(c.tokensFile); err == nil {
+			if err := json.Unmarshal(b, &kept); err != nil {
+				return fmt.Errorf("--tokens %s: %v", c.tokensFile, err)
+			}
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	s.tokens = make([]string, c.players)
+	parallel(ctx, c.players, c.setupConcurrency, func(i int) {
+		tok := kept[s.names[i]]
+		if tok == "" {
+			return
+		}
+		// A token rankd no longer knows answers 401.
+		if status, _, err := benchDo(ctx, s.client, "GET", c.url+ticketsPath+"/mine", tok, nil); err == nil && status != http.StatusUnauthorized {
+			s.tokens[i] = tok
+		}
+	})
+	var missing []string
+	for i, tok := range s.tokens {
+		if tok == "" {
+			missing = append(missing, s.names[i])
+		}
+	}
+	s.progressf("%d players' tokens kept; registering or logging in %d…", c.players-len(missing), len(missing))
+	got, err := ensurePlayers(ctx, s.client, c.url, missing, c.setupConcurrency, true)
+	if err != nil {
+		return err
+	}
+	for i := range s.tokens {
+		if s.tokens[i] == "" {
+			s.tokens[i], got = got[0], got[1:]
+		}
+		kept[s.names[i]] = s.tokens[i]
+	}
+	if c.tokensFile == "" || len(missing) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(kept)
+	return os.WriteFile(c.tokensFile, b, 0o600)
+}
+
+// levelSlack is how far a reused player's score may have drifted from
+// its drawn level (its games move it) before matchsim sets it again:
+// half a rank, the pairing window's start.
+const levelSlack = matchmaking.PointsPerRank / 2
+
+// setLevel puts a player's ladder score at score unless it is within
+// levelSlack of it.
 func (s *sim) setLevel(ctx context.Context, name string, score int) error {
 	status, out, err := benchDo(ctx, s.client, "GET", s.c.url+"/api/v1/players/"+url.PathEscape(name), s.c.token, nil)
 	if err != nil {
 		return err
 	}
 	var p struct{ Score int }
-	if status == http.StatusOK && json.Unmarshal([]byte(out), &p) == nil && p.Score == score {
+	if status == http.StatusOK && json.Unmarshal([]byte(out), &p) == nil && max(p.Score-score, score-p.Score) <= levelSlack {
 		return nil
 	}
 	body, _ := json.Marshal(map[string]any{"score": score, "reason": "rankctl matchsim level"})

@@ -90,7 +90,8 @@ func TestMatchsimAgainstRankd(t *testing.T) {
 	}
 	url, token := startRankd(t, "RANK_REGISTER_LIMIT_ADDRESS=1000", "RANK_LOGIN_LIMIT_ADDRESS=1000", "RANK_MATCH_EVERY=200ms")
 	ctx := context.Background()
-	base := []string{"--url", url, "--token", token, "--prefix", "sim", "--players", "40", "--poll", "200ms", "--rate", "40", "--score-sd", "40"}
+	base := []string{"--url", url, "--token", token, "--prefix", "sim", "--players", "40", "--poll", "200ms", "--rate", "40", "--score-sd", "40",
+		"--tokens", filepath.Join(t.TempDir(), "tokens.json")}
 
 	// One pool, no ranges, no cancels: with levels this close the
 	// widening window reaches everyone, so all 40 must be paired.
@@ -153,9 +154,14 @@ func TestMatchsimAgainstRankd(t *testing.T) {
 	// two pools, with rank ranges, cancels and --finish.
 	c, _ = parseMatchsim(append(base, "--tickets", "60", "--finish", "--range-share", "0.3", "--cancel-share", "0.2",
 		"--cancel-after", "2s", "--seed", "2", "--drain", "15s", "--pools", "19:rapid:chinese:rated,9:blitz:japanese:rated"), io.Discard)
+	var progress bytes.Buffer
+	c.progress = &progress
 	run, err = simulate(ctx, c)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(progress.String(), "40 players' tokens kept; registering or logging in 0") {
+		t.Errorf("the tokens of the first run were not reused:\n%s", progress.String())
 	}
 	rep2 := run.report()
 	t.Logf("second run: %+v", rep2)
