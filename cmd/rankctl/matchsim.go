@@ -57,7 +57,10 @@ The model:
   games     with --finish the admin resigns each game as soon as it exists
             (a random side wins), and both players may queue again; without
             it a player queues at most once, and the games are resigned
-            after the run so that the players can be reused.
+            after the run so that the players can be reused (with
+            --keep-games they stay pending until rankd voids them after
+            RANK_GAME_TTL: a rankd started with a short one frees the
+            players without moving their scores).
   the end   after the arrivals, players still waiting get --drain to be
             paired; then they cancel and count as left waiting.
 
@@ -82,7 +85,7 @@ type simConfig struct {
 	pools                   []simPool
 	rangeShare, cancelShare float64
 	scoreMean, scoreSD      float64
-	finish, json            bool
+	finish, keepGames, json bool
 	setupConcurrency, conns int
 	seed                    uint64
 	tokensFile              string
@@ -141,6 +144,7 @@ func parseMatchsim(args []string, stderr io.Writer) (simConfig, int) {
 	fs.Float64Var(&c.scoreMean, "score-mean", -250, "mean ladder score of the players (0 is 1k, -100 2k, 100 1d)")
 	fs.Float64Var(&c.scoreSD, "score-sd", 325, "standard deviation of the players' ladder scores")
 	fs.BoolVar(&c.finish, "finish", false, "resign each game at once so that its players can queue again")
+	fs.BoolVar(&c.keepGames, "keep-games", false, "leave the games pending after the run (rankd voids them after RANK_GAME_TTL)")
 	fs.DurationVar(&c.drain, "drain", 2*time.Minute, "how long players still waiting after the arrivals may wait")
 	fs.IntVar(&c.setupConcurrency, "setup-concurrency", 8, "clients registering players and setting levels")
 	fs.IntVar(&c.conns, "conns", 256, "most connections to rankd at once")
@@ -362,7 +366,7 @@ func simulate(ctx context.Context, c simConfig) (*simRun, error) {
 		return nil, err
 	}
 	s.run(ctx)
-	if !c.finish {
+	if !c.finish && !c.keepGames {
 		s.progressf("resigning the %d games so that the players can be reused…", s.pairsToEnd())
 		s.endAll(ctx)
 	}
