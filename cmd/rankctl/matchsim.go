@@ -148,7 +148,7 @@ func parseMatchsim(args []string, stderr io.Writer) (simConfig, int) {
 	fs.DurationVar(&c.drain, "drain", 2*time.Minute, "how long players still waiting after the arrivals may wait")
 	fs.IntVar(&c.setupConcurrency, "setup-concurrency", 8, "clients registering players and setting levels")
 	fs.IntVar(&c.conns, "conns", 256, "most connections to rankd at once")
-	fs.Uint64Var(&c.seed, "seed", 1, "seed of the levels, arrivals and choices")
+	fs.Uint64Var(&c.seed, "seed", 1, "seed of the arrivals and their choices (a player's level depends only on its number)")
 	fs.StringVar(&c.tokensFile, "tokens", "", "keep the players' tokens in this file and reuse them next run (a login costs rankd an argon2 hash)")
 	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
 	if err := fs.Parse(args); err != nil {
@@ -256,12 +256,12 @@ func parsePools(s string) ([]simPool, error) {
 }
 
 // simScores draws the players' ladder scores: normal, rounded to a
-// whole point. Player i's score depends only on the seed and i, so a
+// whole point. Player i's score depends only on i (not on --seed), so a
 // reused player keeps its level from one run to the next.
 func simScores(c simConfig) []int {
 	out := make([]int, c.players)
 	for i := range out {
-		rng := rand.New(rand.NewPCG(c.seed, uint64(i)))
+		rng := rand.New(rand.NewPCG(0x6c65_7665_6c73, uint64(i)))
 		out[i] = int(math.Round(c.scoreMean + c.scoreSD*rng.NormFloat64()))
 	}
 	return out
