@@ -71,7 +71,8 @@ transport failures and answers the API does not give on the happy path.
 
 rankd needs RANK_REGISTER_LIMIT_ADDRESS (and, to reuse players,
 RANK_LOGIN_LIMIT_ADDRESS) raised above --players. Load only a rankd of
-your own on loopback. Exit 1 on any HTTP error or inconsistent pairing.
+your own on loopback. Exit 1 on any HTTP error, or a pairing that the
+two tickets tell differently or that one of our players did not see.
 
 flags:
 `
@@ -86,6 +87,7 @@ type simConfig struct {
 	rangeShare, cancelShare float64
 	scoreMean, scoreSD      float64
 	finish, keepGames, json bool
+	keepLevels              bool
 	setupConcurrency, conns int
 	seed                    uint64
 	tokensFile              string
@@ -117,7 +119,7 @@ func runMatchsim(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	} else {
 		rep.print(stdout)
 	}
-	if rep.HTTPErrors > 0 || rep.Inconsistent > 0 {
+	if rep.HTTPErrors > 0 || rep.Inconsistent > 0 || rep.OneSided > 0 {
 		return exitNo
 	}
 	return exitOK
@@ -144,6 +146,7 @@ func parseMatchsim(args []string, stderr io.Writer) (simConfig, int) {
 	fs.Float64Var(&c.scoreMean, "score-mean", -250, "mean ladder score of the players (0 is 1k, -100 2k, 100 1d)")
 	fs.Float64Var(&c.scoreSD, "score-sd", 325, "standard deviation of the players' ladder scores")
 	fs.BoolVar(&c.finish, "finish", false, "resign each game at once so that its players can queue again")
+	fs.BoolVar(&c.keepLevels, "keep-levels", false, "neither read nor set the players' levels: an earlier run set them (a read per player saved)")
 	fs.BoolVar(&c.keepGames, "keep-games", false, "leave the games pending after the run (rankd voids them after RANK_GAME_TTL)")
 	fs.DurationVar(&c.drain, "drain", 2*time.Minute, "how long players still waiting after the arrivals may wait")
 	fs.IntVar(&c.setupConcurrency, "setup-concurrency", 8, "clients registering players and setting levels")
@@ -394,11 +397,13 @@ func (s *sim) setup(ctx context.Context) error {
 	for i, n := range s.names {
 		s.scores[n] = scores[i]
 	}
-	s.progressf("players ready in %.1fs; setting levels…", time.Since(t0).Seconds())
-	errs := make([]error, c.players)
-	parallel(ctx, c.players, c.setupConcurrency, func(i int) { errs[i] = s.setLevel(ctx, s.names[i], scores[i]) })
-	if err := firstErr(errs); err != nil {
-		return err
+	if !c.keepLevels {
+		s.progressf("players ready in %.1fs; setting levels…", time.Since(t0).Seconds())
+		errs := make([]error, c.players)
+		parallel(ctx, c.players, c.setupConcurrency, func(i int) { errs[i] = s.setLevel(ctx, s.names[i], scores[i]) })
+		if err := firstErr(errs); err != nil {
+			return err
+		}
 	}
 	s.idle = make([]int, c.players)
 	for i := range s.idle {
@@ -812,6 +817,7 @@ type simReport struct {
 	HTTPErrorsBy   map[string]int        `json:"http_errors_by"`
 	ErrorExample   string                `json:"error_example,omitempty"`
 	Inconsistent   int                   `json:"inconsistent"`
+	OneSided       int                   `json:"one_sided"`
 	LatencyMillis  map[string]simLatency `json:"latency_ms"`
 	PerPool        []simPoolReport       `json:"per_pool"`
 }
@@ -852,8 +858,10 @@ type simPair struct {
 
 // pairs groups the matched tickets into pairings: by pool, the two
 // players and the time of the match. inconsistent counts tickets whose
-// pairing the other side does not confirm (or that two pairings share).
-func (r *simRun) pairs() (pairs []simPair, inconsistent int) {
+// pairing the other ticket contradicts (more than two tickets, one
+// colour, two games); oneSided the pairings with one of our players
+// whose ticket of it we did not record.
+func (r *simRun) pairs() (pairs []simPair, inconsistent, oneSided int) {
 	byKey := map[string]int{}
 	for _, o := range r.outcomes {
 		t := o.Ticket
@@ -884,12 +892,13 @@ func (r *simRun) pairs() (pairs []simPair, inconsistent int) {
 			}
 		default:
 			if _, ours := r.scores[p.tickets[0].Ticket.Opponent]; ours {
-				// Our own player would have recorded the other ticket.
-				inconsistent++
+				// Our own player did not record the other ticket: an
+				// HTTP error on its side, or a contradiction.
+				oneSided++
 			}
 		}
 	}
-	return pairs, inconsistent
+	return pairs, inconsistent, oneSided
 }
 
 func waitsOf(outcomes []simOutcome) simWait {
@@ -956,8 +965,8 @@ func (r *simRun) report() simReport {
 			first = t.CreatedAt
 		}
 	}
-	pairs, inc := r.pairs()
-	rep.Pairs, rep.Inconsistent = len(pairs), inc
+	pairs, inc, one := r.pairs()
+	rep.Pairs, rep.Inconsistent, rep.OneSided = len(pairs), inc, one
 	if last.After(first) {
 		rep.SpanSeconds = last.Sub(first).Seconds()
 		rep.PairsPerSecond = float64(rep.Pairs) / rep.SpanSeconds
@@ -1015,7 +1024,7 @@ func (r simReport) print(w io.Writer) {
 	if r.GamesFinished > 0 {
 		fmt.Fprintf(w, "games resigned %d\n", r.GamesFinished)
 	}
-	fmt.Fprintf(w, "HTTP errors %d %s; inconsistent pairings %d\n", r.HTTPErrors, counts(r.HTTPErrorsBy), r.Inconsistent)
+	fmt.Fprintf(w, "HTTP errors %d %s; inconsistent pairings %d, one-sided %d\n", r.HTTPErrors, counts(r.HTTPErrorsBy), r.Inconsistent, r.OneSided)
 	if r.ErrorExample != "" {
 		fmt.Fprintf(w, "an error: %s\n", r.ErrorExample)
 	}

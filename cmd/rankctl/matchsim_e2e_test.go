@@ -104,15 +104,15 @@ func TestMatchsimAgainstRankd(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := run.report()
-	if rep.HTTPErrors != 0 || len(rep.Refused) != 0 || rep.Inconsistent != 0 {
-		t.Fatalf("errors %v (%s), refused %v, inconsistent %d", rep.HTTPErrorsBy, rep.ErrorExample, rep.Refused, rep.Inconsistent)
+	if rep.HTTPErrors != 0 || len(rep.Refused) != 0 || rep.Inconsistent != 0 || rep.OneSided != 0 {
+		t.Fatalf("errors %v (%s), refused %v, inconsistent %d, one-sided %d", rep.HTTPErrorsBy, rep.ErrorExample, rep.Refused, rep.Inconsistent, rep.OneSided)
 	}
 	queued := map[string]int{}
 	for _, o := range run.outcomes {
 		queued[o.Player]++
 	}
 	policy := matchmaking.DefaultPolicy()
-	pairs, _ := run.pairs()
+	pairs, _, _ := run.pairs()
 	paired := map[string]int{}
 	for _, p := range pairs {
 		if len(p.tickets) != 2 {
@@ -165,7 +165,7 @@ func TestMatchsimAgainstRankd(t *testing.T) {
 	}
 	rep2 := run.report()
 	t.Logf("second run: %+v", rep2)
-	if len(rep2.Refused) != 0 || rep2.HTTPErrors != 0 || rep2.Inconsistent != 0 {
+	if len(rep2.Refused) != 0 || rep2.HTTPErrors != 0 || rep2.Inconsistent != 0 || rep2.OneSided != 0 {
 		t.Fatalf("second run: refused %v, errors %v, inconsistent %d", rep2.Refused, rep2.HTTPErrorsBy, rep2.Inconsistent)
 	}
 	ended := rep2.Matched + rep2.Cancelled + rep2.Expired + rep2.LeftWaiting
@@ -176,7 +176,7 @@ func TestMatchsimAgainstRankd(t *testing.T) {
 	if rep2.Gap.Max > policy.MaxWindow || len(rep2.PerPool) != 2 || rep2.LatencyMillis["enqueue"].N != rep2.Tickets {
 		t.Errorf("second run: %+v", rep2)
 	}
-	pairs, _ = run.pairs()
+	pairs, _, _ = run.pairs()
 	ranged := 0
 	for _, p := range pairs {
 		for i, o := range p.tickets {

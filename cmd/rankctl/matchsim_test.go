@@ -222,19 +222,19 @@ func TestSimReport(t *testing.T) {
 	}
 	var out bytes.Buffer
 	rep.print(&out)
-	for _, want := range []string{"pairs 2: 0.40 pairs/s", "wait at pairing p50 1.00s", "gap at pairing mean 50.0", "inconsistent pairings 0"} {
+	for _, want := range []string{"pairs 2: 0.40 pairs/s", "wait at pairing p50 1.00s", "gap at pairing mean 50.0", "inconsistent pairings 0, one-sided 0"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
 	}
 
-	// e says it met a, but a met b: e's pairing is unconfirmed; and two
+	// e says it met a, but a met b: e's pairing is one-sided; and two
 	// tickets of one colour cannot be a pair.
 	r.outcomes = append(r.outcomes,
 		matched("e", "a", "black", 0, sec(6), sec(7), "g3"),
 		matched("f", "c", "black", 0, sec(6), sec(8), "g4"),
 		matched("c", "f", "black", 100, sec(6), sec(8), "g4"))
-	if rep := r.report(); rep.Inconsistent != 3 {
-		t.Errorf("inconsistent = %d, want 3", rep.Inconsistent)
+	if rep := r.report(); rep.Inconsistent != 2 || rep.OneSided != 1 {
+		t.Errorf("inconsistent %d, one-sided %d; want 2 and 1", rep.Inconsistent, rep.OneSided)
 	}
 }
