@@ -41,6 +41,9 @@ type Store struct {
 	ends    *mongo.Collection
 	unrated *mongo.Collection
 	rated   *mongo.Collection
+	// The hot path's inserts, combined with concurrent callers' (group
+	// commit).
+	insGames, insUnrated, insRated *mongox.Inserter
 }
 
 var _ games.Store = (*Store)(nil)
@@ -48,6 +51,7 @@ var _ games.Store = (*Store)(nil)
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated), rated: db.Collection(Rated)}
+	s.insGames, s.insUnrated, s.insRated = mongox.NewInserter(s.games), mongox.NewInserter(s.unrated), mongox.NewInserter(s.rated)
 	// source_id is unique: the idempotency key of a submission. The
 	// status index serves expiry (pending, by expiry). One call per
 	// index: FerretDB v1 panics on a createIndexes of several indexes that
@@ -139,7 +143,7 @@ func (d gameDoc) game() (games.StoredGame, error) {
 // markUnrated marks the game before it becomes finished, so that no
 // finished game is ever without its mark until it is rated.
 func (s *Store) markUnrated(ctx context.Context, g games.StoredGame) error {
-	return wrap("mark game unrated", mongox.Mark(ctx, s.unrated, g.ID, g.FinishedAt))
+	return wrap("mark game unrated", s.insUnrated.Mark(ctx, g.ID, g.FinishedAt))
 }
 
 // Create implements games.Store.
@@ -153,7 +157,7 @@ func (s *Store) Create(ctx context.Context, g games.StoredGame) error {
 			return err
 		}
 	}
-	_, err = s.games.InsertOne(ctx, d)
+	err = s.insGames.Insert(ctx, d)
 	if mongo.IsDuplicateKeyError(err) {
 		return fmt.Errorf("%w: %q", games.ErrSourceTaken, g.SourceID)
 	}
@@ -253,7 +257,7 @@ type ratedDoc struct {
 // its unrated mark goes. It reads nothing (a read by _id scans the
 // collection on FerretDB v1): intake calls it for a finished game only.
 func (s *Store) MarkRated(ctx context.Context, id string) error {
-	if _, err := s.rated.InsertOne(ctx, ratedDoc{ID: id}); err != nil && !mongo.IsDuplicateKeyError(err) {
+	if err := s.insRated.Insert(ctx, ratedDoc{ID: id}); err != nil && !mongo.IsDuplicateKeyError(err) {
 		return wrap("mark game rated", err)
 	}
 	_, err := s.unrated.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})

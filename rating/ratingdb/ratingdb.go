@@ -54,6 +54,9 @@ type Store struct {
 	done    *mongo.Collection
 	ledger  *mongo.Collection
 	reports *mongo.Collection
+	// The hot path's inserts, combined with concurrent callers' (group
+	// commit).
+	insStates, insHolds, insOps, insOpen, insPlans, insDone, insLedger *mongox.Inserter
 }
 
 var _ rating.Store = (*Store)(nil)
@@ -62,6 +65,8 @@ var _ rating.Store = (*Store)(nil)
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 	s := &Store{states: db.Collection(States), players: db.Collection(Players), holds: db.Collection(Holds), ops: db.Collection(Ops),
 		open: db.Collection(Open), plans: db.Collection(Plans), done: db.Collection(Done), ledger: db.Collection(Ledger)}
+	s.insStates, s.insHolds, s.insOps, s.insOpen = mongox.NewInserter(s.states), mongox.NewInserter(s.holds), mongox.NewInserter(s.ops), mongox.NewInserter(s.open)
+	s.insPlans, s.insDone, s.insLedger = mongox.NewInserter(s.plans), mongox.NewInserter(s.done), mongox.NewInserter(s.ledger)
 	// The _ids make states, holds and ledger entries unique per player
 	// and version (or sequence number); the indexes serve the latest
 	// state, history (newest first), the leaderboard and Recover. One
@@ -239,10 +244,10 @@ func (s *Store) CreateOp(ctx context.Context, op rating.Operation) (rating.Opera
 	}
 	// The marker first: an operation is never stored without one until
 	// it is done. A marker without its operation is dropped by Unfinished.
-	if err := mongox.Mark(ctx, s.open, op.ID, op.At); err != nil {
+	if err := s.insOpen.Mark(ctx, op.ID, op.At); err != nil {
 		return rating.Operation{}, wrap("mark operation open", err)
 	}
-	_, err = s.ops.InsertOne(ctx, d)
+	err = s.insOps.Insert(ctx, d)
 	switch {
 	case err == nil:
 		return op, nil
@@ -302,7 +307,7 @@ func (s *Store) SetPlan(ctx context.Context, id string, p rating.Plan) (rating.P
 	if err != nil {
 		return rating.Plan{}, err
 	}
-	_, err = s.plans.InsertOne(ctx, planDoc{ID: id, Plan: string(b)})
+	err = s.insPlans.Insert(ctx, planDoc{ID: id, Plan: string(b)})
 	if err == nil {
 		return p, nil
 	}
@@ -329,7 +334,7 @@ type doneDoc struct {
 // FinishOp implements rating.Store: an insert under the operation's id
 // (the first one stays), then its marker goes.
 func (s *Store) FinishOp(ctx context.Context, id, errText string) error {
-	if _, err := s.done.InsertOne(ctx, doneDoc{ID: id, Error: errText}); err != nil && !mongo.IsDuplicateKeyError(err) {
+	if err := s.insDone.Insert(ctx, doneDoc{ID: id, Error: errText}); err != nil && !mongo.IsDuplicateKeyError(err) {
 		return wrap("finish operation", err)
 	}
 	_, err := s.open.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
@@ -377,7 +382,7 @@ type holdDoc struct {
 
 // Hold implements rating.Store: an insert under "username#version".
 func (s *Store) Hold(ctx context.Context, username string, version int64, opID string) error {
-	_, err := s.holds.InsertOne(ctx, holdDoc{ID: key(username, version), Op: opID})
+	err := s.insHolds.Insert(ctx, holdDoc{ID: key(username, version), Op: opID})
 	if err == nil {
 		return nil
 	}
@@ -398,7 +403,7 @@ func (s *Store) Hold(ctx context.Context, username string, version int64, opID s
 // then the players' projection is brought forward.
 func (s *Store) Commit(ctx context.Context, st rating.PlayerState) error {
 	d := toStateDoc(st)
-	_, err := s.states.InsertOne(ctx, d)
+	err := s.insStates.Insert(ctx, d)
 	if err != nil && !mongo.IsDuplicateKeyError(err) {
 		return wrap("commit player", err)
 	}
@@ -488,7 +493,7 @@ func (s *Store) Player(ctx context.Context, username string) (rating.PlayerState
 
 // AppendEntry implements rating.Store.
 func (s *Store) AppendEntry(ctx context.Context, e rating.LedgerEntry) error {
-	_, err := s.ledger.InsertOne(ctx, toEntryDoc(e))
+	err := s.insLedger.Insert(ctx, toEntryDoc(e))
 	if err == nil {
 		return nil
 	}
