@@ -44,6 +44,7 @@ type Store struct {
 	// The hot path's inserts, combined with concurrent callers' (group
 	// commit).
 	insGames, insUnrated, insRated *mongox.Inserter
+	delUnrated                     *mongox.Deleter
 }
 
 var _ games.Store = (*Store)(nil)
@@ -52,6 +53,7 @@ var _ games.Store = (*Store)(nil)
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated), rated: db.Collection(Rated)}
 	s.insGames, s.insUnrated, s.insRated = mongox.NewInserter(s.games), mongox.NewInserter(s.unrated), mongox.NewInserter(s.rated)
+	s.delUnrated = mongox.NewDeleter(s.unrated)
 	// source_id is unique: the idempotency key of a submission. The
 	// status index serves expiry (pending, by expiry). One call per
 	// index: FerretDB v1 panics on a createIndexes of several indexes that
@@ -254,14 +256,15 @@ type ratedDoc struct {
 }
 
 // MarkRated implements games.Store: an insert under the game's id, then
-// its unrated mark goes. It reads nothing (a read by _id scans the
-// collection on FerretDB v1): intake calls it for a finished game only.
+// its unrated mark goes, later and with others' (Finished drops a rated
+// game's mark it finds). It reads nothing: intake calls it for a finished
+// game only.
 func (s *Store) MarkRated(ctx context.Context, id string) error {
 	if err := s.insRated.Insert(ctx, ratedDoc{ID: id}); err != nil && !mongo.IsDuplicateKeyError(err) {
 		return wrap("mark game rated", err)
 	}
-	_, err := s.unrated.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
-	return wrap("unmark game", err)
+	s.delUnrated.Delete(id)
+	return nil
 }
 
 // Finished implements games.Store: the marked games, oldest first; the
