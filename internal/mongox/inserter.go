@@ -69,6 +69,46 @@ func (b *Inserter) Insert(ctx context.Context, doc any) error {
 	}
 }
 
+// InsertAll inserts the documents as Insert would, all in the same
+// combined insert, and returns each one's error (nil for all when all
+// went in).
+func (b *Inserter) InsertAll(ctx context.Context, docs []any) []error {
+	errs := make([]error, len(docs))
+	reqs := make([]*insertReq, 0, len(docs))
+	for i, doc := range docs {
+		raw, err := bson.Marshal(doc)
+		if err != nil {
+			errs[i] = err
+			reqs = append(reqs, nil)
+			continue
+		}
+		reqs = append(reqs, &insertReq{doc: bson.Raw(raw), done: make(chan struct{})})
+	}
+	b.mu.Lock()
+	for _, r := range reqs {
+		if r != nil {
+			b.queue = append(b.queue, r)
+		}
+	}
+	if !b.running {
+		b.running = true
+		go b.flush()
+	}
+	b.mu.Unlock()
+	for i, r := range reqs {
+		if r == nil {
+			continue
+		}
+		select {
+		case <-r.done:
+			errs[i] = r.err
+		case <-ctx.Done():
+			errs[i] = ctx.Err()
+		}
+	}
+	return errs
+}
+
 // flush inserts what is queued, batch after batch, until nothing is.
 func (b *Inserter) flush() {
 	for {
