@@ -31,6 +31,7 @@ var drivers = map[string][]string{
 	module + "/internal/mongox":     {"*db"},
 	module + "/internal/gamerate":   {"cmd/"},
 	module + "/internal/examports":  {"cmd/"},
+	module + "/internal/mmports":    {"cmd/"},
 }
 
 type pkg struct {

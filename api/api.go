@@ -61,6 +61,8 @@ type Deps struct {
 	CheckIns   CheckIns                       // who showed up for a pending game (games.Attendance)
 	Audit      Audit                          // changes, annulments, the audit trail, verification (rating.Service)
 	Jobs       Jobs                           // scheduled jobs run on demand (jobs.Runner)
+
+	Matchmaking Matchmaking // tickets, pairing, pools (matchmaking.Service)
 }
 
 // Server is the HTTP handler of rankd.
@@ -119,6 +121,7 @@ func (s *Server) routes() {
 	admin.POST("/accounts", s.createAccount)
 	s.examRoutes(authed, admin)
 	s.auditRoutes(authed, admin)
+	s.matchmakingRoutes(authed)
 
 	authed.POST("/games", s.require(players.RoleServer, players.RoleAdmin), s.submitGame)
 	authed.GET("/games/:id", s.getGame)

@@ -152,6 +152,12 @@ var routeRoles = map[string][]players.Role{
 	"GET /api/v1/admin/verify/reports":                           {players.RoleAdmin},
 	"GET /api/v1/admin/jobs":                                     {players.RoleAdmin},
 	"POST /api/v1/admin/jobs/:name/run":                          {players.RoleAdmin},
+	// Matchmaking: tickets are the caller's own (no route names another
+	// player); matchmaking_test.go checks that.
+	"POST /api/v1/matchmaking/tickets":        {players.RolePlayer, players.RoleTeacher, players.RoleAdmin},
+	"GET /api/v1/matchmaking/tickets/mine":    {players.RolePlayer, players.RoleTeacher, players.RoleAdmin},
+	"DELETE /api/v1/matchmaking/tickets/mine": {players.RolePlayer, players.RoleTeacher, players.RoleAdmin},
+	"GET /api/v1/matchmaking/pools":           {players.RoleAdmin},
 }
 
 var publicRoutes = map[string]bool{

@@ -11,6 +11,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/ranks"
 	"github.com/weiqi-platform/rank/rating"
@@ -170,6 +171,18 @@ var errorTable = []rule{
 	{is: ranks.ErrReasonRequired, status: http.StatusBadRequest, code: "missing_field", message: "field reason is required",
 		detail: func(error) (string, map[string]any) { return "", map[string]any{"field": "reason"} }},
 	{is: games.ErrNotInGame, status: http.StatusForbidden, code: "not_your_game", message: "you play neither side of this game"},
+
+	// matchmaking
+	{as: func(err error) bool { var e *matchmaking.FieldError; return errors.As(err, &e) },
+		status: http.StatusUnprocessableEntity, code: "invalid_field", message: "a field of the ticket is invalid",
+		detail: func(err error) (string, map[string]any) {
+			var e *matchmaking.FieldError
+			errors.As(err, &e)
+			return e.Error(), map[string]any{"field": e.Field, "reason": e.Msg}
+		}},
+	{is: matchmaking.ErrHasTicket, status: http.StatusConflict, code: "ticket_exists", message: "you already have a live ticket; cancel it or wait for it"},
+	{is: matchmaking.ErrInGame, status: http.StatusConflict, code: "in_game", message: "you are in a game that has not finished"},
+	{is: matchmaking.ErrNoTicket, status: http.StatusNotFound, code: "no_ticket", message: "you have no matchmaking ticket"},
 
 	// the standard library
 	{as: func(err error) bool { var m *http.MaxBytesError; return errors.As(err, &m) },

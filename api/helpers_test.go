@@ -42,6 +42,7 @@ type env struct {
 	rstore  rating.Store
 	gstore  games.Store
 	audit   *auditRig // exams, check-ins, jobs (auditenv_test.go)
+	mm      *mmRig    // matchmaking (matchmaking_test.go)
 	logs    *syncBuffer
 	router  routers.Router
 }
@@ -98,11 +99,12 @@ func newEnv(t *testing.T, opts ...option) *env {
 	intake := games.NewIntake(gstore, gamerate.Rater{Service: ratings}, directory, reg, games.IntakeConfig{})
 	deps.Games, deps.Ratings, deps.Directory = intake, ratings, directory
 	audit := wireAudit(t, &deps, db, rdb, intake, ratings, directory)
+	mm := wireMatchmaking(t, &deps, rdb, intake)
 	srv, err := api.New(deps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, srv: srv, players: svc, metrics: reg, logs: logs, router: openAPIRouter(t), intake: intake, ratings: ratings, rstore: rstore, gstore: gstore, audit: audit}
+	e := &env{t: t, srv: srv, players: svc, metrics: reg, logs: logs, router: openAPIRouter(t), intake: intake, ratings: ratings, rstore: rstore, gstore: gstore, audit: audit, mm: mm}
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("server log:\n%s", logs.String())

@@ -552,6 +552,13 @@ func (in *Intake) ExpirePending(ctx context.Context) (int, error) {
 	return in.store.ExpirePending(ctx, in.now())
 }
 
+// Unfinished reports whether the player (a username) has a pending game
+// that has not ended.
+func (in *Intake) Unfinished(ctx context.Context, player string) (bool, error) {
+	ids, err := in.store.Unfinished(ctx, player)
+	return len(ids) > 0, err
+}
+
 // SGF returns the stored game as SGF, with the players' usernames as PB
 // and PW.
 func (g StoredGame) SGF() []byte {

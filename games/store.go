@@ -74,6 +74,10 @@ type Store interface {
 	// ExpirePending sets every pending game whose expiry is at or before
 	// now to expired and returns how many it changed.
 	ExpirePending(ctx context.Context, now time.Time) (int, error)
+	// Unfinished lists the ids of the player's pending games that have not
+	// ended (finished or expired): a player in one may not queue for
+	// another.
+	Unfinished(ctx context.Context, player string) ([]string, error)
 }
 
 // Sentinels of the store and of intake; api maps them to HTTP.

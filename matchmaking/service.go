@@ -125,6 +125,9 @@ func randomID() string {
 // Config returns the configuration in force, defaults filled in.
 func (s *Service) Config() Config { return s.cfg }
 
+// Now is the service's clock, by which tickets' waits are told.
+func (s *Service) Now() time.Time { return s.cfg.Now() }
+
 func (s *Service) cutoffs(now time.Time) Cutoffs {
 	return Cutoffs{Created: now.Add(-s.cfg.MaxAge), Seen: now.Add(-s.cfg.HeartbeatTimeout)}
 }
@@ -298,20 +301,8 @@ func (s *Service) Pass(ctx context.Context, pool string) (PassReport, error) {
 	rep.Recovered = len(open)
 
 	// 2. Stale tickets.
-	cut := s.cutoffs(now)
-	stale, err := s.q.Stale(ctx, pool, cut, staleBatch)
-	if err != nil {
+	if rep.Expired, err = s.expireStale(ctx, pool, now); err != nil {
 		return rep, err
-	}
-	for _, ref := range stale {
-		t, err := s.q.End(ctx, ref, false, now, cut, s.cfg.Keep)
-		if err != nil {
-			return rep, err
-		}
-		if t.State == Expired {
-			rep.Expired++
-			s.keepPointer(ctx, t.Player, ref)
-		}
 	}
 
 	// 3. The policy over everyone waiting.
@@ -335,7 +326,7 @@ func (s *Service) Pass(ctx context.Context, pool string) (PassReport, error) {
 			}
 		}
 		batch := pairings[i:min(i+s.cfg.ClaimBatch, len(pairings))]
-		ok, err := s.q.Claim(ctx, pool, batch, now, cut)
+		ok, err := s.q.Claim(ctx, pool, batch, now, s.cutoffs(now))
 		if err != nil {
 			return rep, err
 		}
@@ -495,6 +486,48 @@ func (s *Service) complete(ctx context.Context, pool string, ps []Pairing) error
 		return errors.Join(append(errs, err)...)
 	}
 	return errors.Join(errs...)
+}
+
+// expireStale ends up to staleBatch of a pool's stale waiting tickets.
+// Each end is atomic in the queue, so it needs no lease.
+func (s *Service) expireStale(ctx context.Context, pool string, now time.Time) (int, error) {
+	cut := s.cutoffs(now)
+	stale, err := s.q.Stale(ctx, pool, cut, staleBatch)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, ref := range stale {
+		t, err := s.q.End(ctx, ref, false, now, cut, s.cfg.Keep)
+		if err != nil {
+			return n, err
+		}
+		if t.State == Expired {
+			n++
+			s.keepPointer(ctx, t.Player, ref)
+		}
+	}
+	return n, nil
+}
+
+// Expire ends the stale waiting tickets of every pool (the passes do it
+// too; this is for the expire job, which runs whether or not this replica
+// pairs) and returns how many it ended.
+func (s *Service) Expire(ctx context.Context) (int, error) {
+	pools, err := s.q.Pools(ctx)
+	if err != nil {
+		return 0, err
+	}
+	total := 0
+	var errs []error
+	for _, p := range pools {
+		n, err := s.expireStale(ctx, p, s.cfg.Now())
+		total += n
+		if err != nil {
+			errs = append(errs, fmt.Errorf("pool %s: %w", p, err))
+		}
+	}
+	return total, errors.Join(errs...)
 }
 
 // PassAll runs a pass over every known pool.

@@ -12,6 +12,8 @@ import (
 
 	"github.com/weiqi-platform/rank/api"
 	"github.com/weiqi-platform/rank/cmd/internal/wire"
+	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/players"
 )
 
@@ -40,6 +42,17 @@ type Config struct {
 	// PprofAddr serves net/http/pprof there when set (loopback only by
 	// intent: it is for profiling, never exposed).
 	PprofAddr string
+
+	// Matchmaking (matchmaking.Config and Policy; their defaults).
+	MatchEvery      time.Duration // pairing pass interval; 0: this replica does not pair
+	TicketMaxAge    time.Duration
+	TicketHeartbeat time.Duration
+	MatchWiden      int // window growth, ladder points per minute waited
+	MatchMaxWindow  int // window cap, ladder points
+	MatchCooldown   time.Duration
+	// GameTTL is how long a pairing's game may stay unfinished before the
+	// expire job voids it.
+	GameTTL time.Duration
 }
 
 // Defaults.
@@ -48,6 +61,9 @@ const (
 	DefaultDataDir         = "./data"
 	DefaultMongoDB         = "rank"
 	DefaultShutdownTimeout = 15 * time.Second
+	// DefaultMatchEvery: one pass a second keeps waits short and costs one
+	// pass per pool per second (a 10,000-player pass is ~20 ms).
+	DefaultMatchEvery = time.Second
 )
 
 // setting is one configuration entry: a flag, its environment variable,
@@ -77,6 +93,13 @@ func (c *Config) settings() []setting {
 		{flag: "login-limit-address", env: "RANK_LOGIN_LIMIT_ADDRESS", usage: "login attempts per client address per window", value: (*int64Value)(&c.LoginLimitAddress)},
 		{flag: "register-limit-address", env: "RANK_REGISTER_LIMIT_ADDRESS", usage: "registrations per client address per window", value: (*int64Value)(&c.RegisterLimitAddress)},
 		{flag: "pprof-addr", env: "RANK_PPROF_ADDR", usage: "serve net/http/pprof on this address (e.g. 127.0.0.1:6060); empty: off", value: (*stringValue)(&c.PprofAddr)},
+		{flag: "match-every", env: "RANK_MATCH_EVERY", usage: "interval of the matchmaking pairing passes; 0: this replica does not pair", value: (*durationValue)(&c.MatchEvery)},
+		{flag: "ticket-max-age", env: "RANK_TICKET_MAX_AGE", usage: "how long a matchmaking ticket may wait before it expires", value: (*durationValue)(&c.TicketMaxAge)},
+		{flag: "ticket-heartbeat", env: "RANK_TICKET_HEARTBEAT", usage: "a ticket whose player has not polled for this long expires", value: (*durationValue)(&c.TicketHeartbeat)},
+		{flag: "match-widen", env: "RANK_MATCH_WIDEN", usage: "ladder points the pairing window widens per minute waited", value: (*intValue)(&c.MatchWiden)},
+		{flag: "match-max-window", env: "RANK_MATCH_MAX_WINDOW", usage: "largest ladder gap the pairing window reaches, in points (100 = one rank)", value: (*intValue)(&c.MatchMaxWindow)},
+		{flag: "match-cooldown", env: "RANK_MATCH_COOLDOWN", usage: "two players who were paired are not paired again for this long", value: (*durationValue)(&c.MatchCooldown)},
+		{flag: "game-ttl", env: "RANK_GAME_TTL", usage: "a pairing's game not finished after this long is voided", value: (*durationValue)(&c.GameTTL)},
 	}
 }
 
@@ -98,6 +121,14 @@ func defaultConfig() Config {
 		LoginLimitAddress: players.DefaultLoginLimitAddress,
 
 		RegisterLimitAddress: players.DefaultRegisterLimitAddress,
+
+		MatchEvery:      DefaultMatchEvery,
+		TicketMaxAge:    matchmaking.DefaultMaxAge,
+		TicketHeartbeat: matchmaking.DefaultHeartbeatTimeout,
+		MatchWiden:      matchmaking.DefaultWidenPerMinute,
+		MatchMaxWindow:  matchmaking.DefaultMaxWindow,
+		MatchCooldown:   matchmaking.DefaultCooldown,
+		GameTTL:         games.DefaultPendingTTL,
 	}
 }
 
@@ -156,7 +187,20 @@ func (c Config) validate() error {
 	if c.LoginLimitAccount <= 0 || c.LoginLimitAddress <= 0 || c.RegisterLimitAddress <= 0 {
 		errs = append(errs, errors.New("login limits must be positive"))
 	}
+	if c.MatchEvery < 0 || c.TicketMaxAge <= 0 || c.TicketHeartbeat <= 0 || c.GameTTL <= 0 || c.MatchCooldown < 0 {
+		errs = append(errs, errors.New("matchmaking: the pass interval and cooldown must not be negative, the ticket ages and game TTL must be positive"))
+	}
+	if err := c.matchPolicy().Check(); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
+}
+
+// matchPolicy is the pairing policy the settings give.
+func (c Config) matchPolicy() matchmaking.Policy {
+	p := matchmaking.DefaultPolicy()
+	p.WidenPerMinute, p.MaxWindow, p.Cooldown = c.MatchWiden, c.MatchMaxWindow, c.MatchCooldown
+	return p
 }
 
 // LogAttrs is the configuration for the start-up log line: secrets masked,
@@ -202,6 +246,18 @@ func (v *int64Value) Set(s string) error {
 		return fmt.Errorf("not a whole number")
 	}
 	*v = int64Value(n)
+	return nil
+}
+
+type intValue int
+
+func (v *intValue) String() string { return strconv.Itoa(int(*v)) }
+func (v *intValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("not a whole number")
+	}
+	*v = intValue(n)
 	return nil
 }
 

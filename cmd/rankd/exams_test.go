@@ -21,11 +21,14 @@ const adminPassword = "a long admin secret"
 
 // startMain runs a Main in this process on the given stores, with the
 // fake clock as its clock, logging into logs.
-func startMain(t *testing.T, mongoURI, db, redisURL string, clock jobs.Clock, logs *lockedBuffer) (*Main, *proc) {
+func startMain(t *testing.T, mongoURI, db, redisURL string, clock jobs.Clock, logs *lockedBuffer, mods ...func(*Config)) (*Main, *proc) {
 	t.Helper()
 	cfg := defaultConfig()
 	cfg.Addr, cfg.MongoURI, cfg.MongoDB, cfg.RedisURL, cfg.DataDir = "127.0.0.1:0", mongoURI, db, redisURL, t.TempDir()
 	cfg.AdminUser, cfg.AdminPassword, cfg.ShutdownTimeout = "root", adminPassword, 5*time.Second
+	for _, mod := range mods {
+		mod(&cfg)
+	}
 	m := NewMain(cfg, logs)
 	m.Clock = clock
 	if err := m.Run(context.Background()); err != nil {

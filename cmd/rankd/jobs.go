@@ -21,8 +21,8 @@ const (
 	// examsSpec: the exam tick opens due sessions and grades those past
 	// their deadline, so a minute is the exams' resolution.
 	examsSpec = "* * * * *"
-	// expireSpec: pending games (and, with matchmaking, stale tickets)
-	// whose time is up.
+	// expireSpec: pending games and matchmaking tickets whose time is up
+	// (Main.Expire).
 	expireSpec = "* * * * *"
 	// recoverSpec: what a crash left (unfinished rating operations,
 	// games stored but not rated) is completed at start and then every
@@ -77,7 +77,7 @@ func (m *Main) openExams(ctx context.Context, directory games.Players) error {
 	m.Jobs = jobs.New(jobsredis.New(m.redis.Client, ""), jobs.Options{Clock: m.clock(), Logger: m.Logger})
 	for _, j := range []jobs.Job{
 		{Name: "exams", Spec: examsSpec, Run: func(ctx context.Context, f jobs.Firing) error { return m.Exams.Tick(ctx, f.At) }},
-		{Name: "expire", Spec: expireSpec, Run: func(ctx context.Context, _ jobs.Firing) error { return m.expireJob(ctx) }},
+		{Name: "expire", Spec: expireSpec, Run: func(ctx context.Context, _ jobs.Firing) error { return m.Expire(ctx) }},
 		{Name: "recover", Spec: recoverSpec, Run: func(ctx context.Context, _ jobs.Firing) error { return m.Recover(ctx) }},
 		{Name: "verify", Spec: verifySpec, Run: m.verifyJob},
 	} {
@@ -86,18 +86,6 @@ func (m *Main) openExams(ctx context.Context, directory games.Players) error {
 		}
 	}
 	return nil
-}
-
-// expireJob is the expire job's work: pending games whose time is up.
-// Hook: once Main.Expire (pending games and matchmaking's stale tickets,
-// branch mm2) is on main, this calls it instead, so one function expires
-// both.
-func (m *Main) expireJob(ctx context.Context) error {
-	n, err := m.Intake.ExpirePending(ctx)
-	if n > 0 {
-		m.Logger.Info("expired", "pending_games", n)
-	}
-	return err
 }
 
 // verifyJob verifies the whole ledger and keeps the report under the

@@ -94,7 +94,8 @@ type Main struct {
 	Ratings *rating.Service
 	Intake  *games.Intake
 
-	examParts // exams, check-ins, scheduled jobs (jobs.go)
+	examParts  // exams, check-ins, scheduled jobs (jobs.go)
+	matchParts // matchmaking and its pairing loop (matchmaking.go)
 
 	mongo    *wire.Mongo
 	redis    *wire.Redis
@@ -152,6 +153,9 @@ func (m *Main) Run(ctx context.Context) error {
 	if err := m.openGames(ctx, directory); err != nil {
 		return err
 	}
+	if err := m.openMatchmaking(); err != nil {
+		return err
+	}
 	if err := m.openExams(ctx, directory); err != nil {
 		return err
 	}
@@ -167,6 +171,7 @@ func (m *Main) Run(ctx context.Context) error {
 		CheckIns:       m.attendance,
 		Audit:          m.Ratings,
 		Jobs:           m.Jobs,
+		Matchmaking:    m.Matchmaking,
 		Metrics:        m.Metrics,
 		MetricsHandler: m.Metrics.Handler(),
 		BodyLimit:      cfg.BodyLimit,
@@ -203,6 +208,7 @@ func (m *Main) Run(ctx context.Context) error {
 	}()
 	log.Info(ListeningMsg, "addr", m.listener.Addr().String(), "url", m.url)
 	m.startJobs()
+	m.startPairing()
 	return nil
 }
 
@@ -278,6 +284,7 @@ func (m *Main) Close() error {
 		_ = m.pprof.Close()
 	}
 	m.stopJobsNow()
+	m.stopPairingNow()
 	if m.redis != nil {
 		if err := m.redis.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("redis: %w", err))

@@ -64,5 +64,17 @@ func TestReadmeExamsAndAudit(t *testing.T) {
 	if strings.Contains(out, `"error"`) {
 		t.Errorf("the exams block answered an error:\n%s", out)
 	}
+	out = run(readmeBlock(t, readme, "matchmaking"))
+	for _, want := range []string{
+		`"state":"waiting"`, `"rank_range":{"min_score":-400,"max_score":199}`, `"state":"matched"`, `"opponent":"bob"`,
+		`"status":"pending"`, `"pool":"19/600+3x30/chinese/r"`, `"waiting":0`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the matchmaking block's output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, `"error"`) {
+		t.Errorf("the matchmaking block answered an error:\n%s", out)
+	}
 	p.Stop()
 }

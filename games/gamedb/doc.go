@@ -4,6 +4,10 @@
 // needed: source_id is unique by index, and a pending game is finished
 // only while its status is still pending.
 //
+// Pending games are marked in a small collection of their own until they
+// end, so that expiry and "is this player in a game" (Unfinished, asked at
+// every matchmaking enqueue) never scan the games.
+//
 // Presence (games.Presence) keeps who checked in for a pending game, one
 // insert per game and player.
 //

@@ -26,6 +26,10 @@ const (
 	Unrated = "games_unrated"
 	// Rated holds one document per rated game.
 	Rated = "games_rated"
+	// Pending marks the pending games not yet ended (by _id, with both
+	// players and the expiry), so that expiry and "is this player in a
+	// game" read a small collection instead of scanning the games.
+	Pending = "games_pending"
 )
 
 // Store is a games.Store on a Mongo database. A game document is written
@@ -41,6 +45,7 @@ type Store struct {
 	ends    *mongo.Collection
 	unrated *mongo.Collection
 	rated   *mongo.Collection
+	pending *mongo.Collection
 	// The hot path's inserts, combined with concurrent callers' (group
 	// commit).
 	insGames, insUnrated, insRated *mongox.Inserter
@@ -51,7 +56,7 @@ var _ games.Store = (*Store)(nil)
 
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
-	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated), rated: db.Collection(Rated)}
+	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated), rated: db.Collection(Rated), pending: db.Collection(Pending)}
 	s.insGames, s.insUnrated, s.insRated = mongox.NewInserter(s.games), mongox.NewInserter(s.unrated), mongox.NewInserter(s.rated)
 	s.delUnrated = mongox.NewDeleter(s.unrated)
 	// source_id is unique: the idempotency key of a submission. The
@@ -154,8 +159,13 @@ func (s *Store) Create(ctx context.Context, g games.StoredGame) error {
 	if err != nil {
 		return err
 	}
-	if g.Status == games.StatusFinished {
+	switch g.Status {
+	case games.StatusFinished:
 		if err := s.markUnrated(ctx, g); err != nil {
+			return err
+		}
+	case games.StatusPending:
+		if err := s.markPending(ctx, g); err != nil {
 			return err
 		}
 	}
@@ -247,7 +257,7 @@ func (s *Store) Finish(ctx context.Context, f games.StoredGame) error {
 			return fmt.Errorf("game %s already ended: %w", f.ID, games.ErrNotPending)
 		}
 	}
-	return nil
+	return s.unmarkPending(ctx, f.ID)
 }
 
 // ratedDoc says a game is rated.
@@ -296,34 +306,97 @@ func (s *Store) Finished(ctx context.Context, limit int) ([]games.StoredGame, er
 	return out, nil
 }
 
-// ExpirePending implements games.Store: each expiry is decided like a
-// result, by an insert under the game's id, so a result and an expiry
-// racing each other cannot both win.
+// ExpirePending implements games.Store: it reads the pending marks, not
+// the games. Each expiry is decided like a result, by an insert under the
+// game's id, so a result and an expiry racing each other cannot both win.
 func (s *Store) ExpirePending(ctx context.Context, now time.Time) (int, error) {
-	cur, err := s.games.Find(ctx,
-		bson.D{{Key: "status", Value: string(games.StatusPending)}, {Key: "expires_at", Value: bson.D{{Key: "$lte", Value: now.UTC()}}}},
-		options.Find().SetProjection(bson.D{{Key: "_id", Value: 1}}))
+	marks, err := s.pendingMarks(ctx, bson.D{})
 	if err != nil {
-		return 0, wrap("list expired games", err)
-	}
-	var ids []struct {
-		ID string `bson:"_id"`
-	}
-	if err := cur.All(ctx, &ids); err != nil {
-		return 0, wrap("list expired games", err)
+		return 0, err
 	}
 	n := 0
-	for _, d := range ids {
-		end := endDoc{ID: d.ID, Kind: string(games.StatusExpired)}
-		if _, err := s.ends.InsertOne(ctx, end); err != nil {
-			if mongo.IsDuplicateKeyError(err) {
-				continue // ended otherwise (or expired by another call)
-			}
-			return n, wrap("decide game end", err)
+	for _, m := range marks {
+		if m.ExpiresAt.After(now) {
+			continue
 		}
-		n++
+		end := endDoc{ID: m.ID, Kind: string(games.StatusExpired)}
+		if _, err := s.ends.InsertOne(ctx, end); err != nil && !mongo.IsDuplicateKeyError(err) {
+			return n, wrap("decide game end", err)
+		} else if err == nil {
+			n++
+		}
+		// Ended now or before (a result, another expiry): the mark goes.
+		if err := s.unmarkPending(ctx, m.ID); err != nil {
+			return n, err
+		}
 	}
 	return n, nil
+}
+
+// pendingDoc marks a pending game until it ends.
+type pendingDoc struct {
+	ID        string    `bson:"_id"`
+	Black     string    `bson:"black"`
+	White     string    `bson:"white"`
+	ExpiresAt time.Time `bson:"expires_at"`
+}
+
+// markPending marks the game before it is stored, so that no pending game
+// is ever without its mark; a mark whose game never came is dropped by
+// Unfinished and ExpirePending.
+func (s *Store) markPending(ctx context.Context, g games.StoredGame) error {
+	_, err := s.pending.InsertOne(ctx, pendingDoc{ID: g.ID, Black: g.Black, White: g.White, ExpiresAt: g.ExpiresAt.UTC()})
+	if mongo.IsDuplicateKeyError(err) {
+		return nil // a retry of the same create
+	}
+	return wrap("mark game pending", err)
+}
+
+func (s *Store) unmarkPending(ctx context.Context, id string) error {
+	_, err := s.pending.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
+	return wrap("unmark pending game", err)
+}
+
+func (s *Store) pendingMarks(ctx context.Context, filter bson.D) ([]pendingDoc, error) {
+	cur, err := s.pending.Find(ctx, filter)
+	if err != nil {
+		return nil, wrap("list pending games", err)
+	}
+	var marks []pendingDoc
+	if err := cur.All(ctx, &marks); err != nil {
+		return nil, wrap("list pending games", err)
+	}
+	return marks, nil
+}
+
+// Unfinished implements games.Store: the player's marks whose games are
+// still pending. Marks of games that ended (a crash between the end and
+// the unmarking) or never came are dropped on the way.
+func (s *Store) Unfinished(ctx context.Context, player string) ([]string, error) {
+	marks, err := s.pendingMarks(ctx, bson.D{{Key: "$or", Value: bson.A{
+		bson.D{{Key: "black", Value: player}}, bson.D{{Key: "white", Value: player}},
+	}}})
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, m := range marks {
+		g, err := s.Game(ctx, m.ID)
+		switch {
+		case errors.Is(err, games.ErrNotFound):
+			// Marked just before it is stored, or the create failed.
+			continue
+		case err != nil:
+			return nil, err
+		case g.Status == games.StatusPending:
+			ids = append(ids, m.ID)
+		default:
+			if err := s.unmarkPending(ctx, m.ID); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return ids, nil
 }
 
 // wrap keeps the driver error for logs and marks connection trouble as

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -28,6 +29,7 @@ func Run(t *testing.T, newStore func(t *testing.T) games.Store) {
 		{"MarkRatedIdempotent", markRatedIdempotent},
 		{"FinishedOldestFirst", finishedOldestFirst},
 		{"ExpirePending", expirePending},
+		{"UnfinishedUntilEnded", unfinishedUntilEnded},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
 	}
@@ -306,4 +308,44 @@ func expirePending(t *testing.T, s games.Store) {
 	if n, err := s.ExpirePending(ctx, t0.Add(2*time.Hour)); err != nil || n != 0 {
 		t.Fatalf("second ExpirePending = %d, %v; want 0", n, err)
 	}
+}
+
+func unfinishedUntilEnded(t *testing.T, s games.Store) {
+	ctx := context.Background()
+	want := func(player string, ids ...string) {
+		t.Helper()
+		got, err := s.Unfinished(ctx, player)
+		if err != nil {
+			t.Fatalf("Unfinished(%s): %v", player, err)
+		}
+		if len(got) != len(ids) || (len(ids) > 0 && !reflect.DeepEqual(sorted(got), sorted(ids))) {
+			t.Fatalf("Unfinished(%s) = %v, want %v", player, got, ids)
+		}
+	}
+	want("alice")
+	mustCreate(t, s, PendingGame("p1", "alice", "bob", t0, time.Hour))
+	mustCreate(t, s, PendingGame("p2", "carol", "alice", t0, 3*time.Hour))
+	mustCreate(t, s, Finished("done", "src", "dave", "erin", t0))
+	want("alice", "p1", "p2")
+	want("bob", "p1")
+	want("carol", "p2")
+	want("dave")
+	// A result ends it for both players.
+	if err := s.Finish(ctx, Finished("p1", "p1", "alice", "bob", t0)); err != nil {
+		t.Fatal(err)
+	}
+	want("bob")
+	want("alice", "p2")
+	// So does expiry.
+	if n, err := s.ExpirePending(ctx, t0.Add(4*time.Hour)); err != nil || n != 1 {
+		t.Fatalf("ExpirePending = %d, %v; want 1", n, err)
+	}
+	want("alice")
+	want("carol")
+}
+
+func sorted(ids []string) []string {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return out
 }

@@ -1,6 +1,7 @@
 // Package metrics owns the Prometheus registry of rankd: HTTP requests and
 // latencies by route and status, and the domain counters (games accepted
-// and refused by reason, rating updates).
+// and refused by reason, rating updates, matchmaking queue length, wait at
+// pairing and level gap at pairing).
 //
 // Domain code never imports it nor Prometheus: a domain package declares
 // the small interface it calls (for example

@@ -37,6 +37,9 @@ type Registry struct {
 	accepted prometheus.Counter
 	refused  *prometheus.CounterVec
 	ratings  prometheus.Counter
+	queue    *prometheus.GaugeVec
+	waited   *prometheus.HistogramVec
+	gap      *prometheus.HistogramVec
 }
 
 var (
@@ -69,11 +72,26 @@ func New() *Registry {
 			Namespace: Namespace, Name: "rating_updates_total",
 			Help: "Rating updates applied (one per rated game).",
 		}),
+		queue: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: Namespace, Name: "matchmaking_queue_length",
+			Help: "Waiting tickets per pool after the last pairing pass.",
+		}, []string{"pool"}),
+		waited: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: Namespace, Name: "matchmaking_wait_seconds",
+			Help:    "How long a ticket waited until it was paired, per pool.",
+			Buckets: []float64{1, 2, 5, 10, 20, 30, 60, 120, 300, 600},
+		}, []string{"pool"}),
+		gap: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: Namespace, Name: "matchmaking_level_gap_points",
+			Help:    "Ladder score difference of the two players at pairing, per pool (100 points = one rank).",
+			Buckets: []float64{0, 10, 25, 50, 75, 100, 150, 200, 300},
+		}, []string{"pool"}),
 	}
 	r.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		r.requests, r.latency, r.accepted, r.refused, r.ratings,
+		r.queue, r.waited, r.gap,
 	)
 	return r
 }
@@ -100,3 +118,18 @@ func (r *Registry) GameRefused(reason string) { r.refused.WithLabelValues(reason
 
 // RatingUpdated counts an applied rating update.
 func (r *Registry) RatingUpdated() { r.ratings.Inc() }
+
+// QueueLength sets a pool's waiting count (matchmaking.Metrics).
+func (r *Registry) QueueLength(pool string, waiting int) {
+	r.queue.WithLabelValues(pool).Set(float64(waiting))
+}
+
+// Paired records how long one paired ticket waited (matchmaking.Metrics).
+func (r *Registry) Paired(pool string, waited time.Duration) {
+	r.waited.WithLabelValues(pool).Observe(waited.Seconds())
+}
+
+// LevelGap records the ladder gap of one pairing (matchmaking.Metrics).
+func (r *Registry) LevelGap(pool string, gap int) {
+	r.gap.WithLabelValues(pool).Observe(float64(gap))
+}

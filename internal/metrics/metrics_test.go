@@ -19,6 +19,10 @@ func TestRegistryExposition(t *testing.T) {
 	r.GameRefused("illegal_move")
 	r.GameRefused("result_mismatch")
 	r.RatingUpdated()
+	r.QueueLength("19/600+3x30/chinese/r", 7)
+	r.Paired("19/600+3x30/chinese/r", 4*time.Second)
+	r.Paired("19/600+3x30/chinese/r", 15*time.Second)
+	r.LevelGap("19/600+3x30/chinese/r", 40)
 
 	rec := httptest.NewRecorder()
 	r.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
@@ -33,6 +37,11 @@ func TestRegistryExposition(t *testing.T) {
 		`rank_games_refused_total{reason="illegal_move"} 2`,
 		`rank_games_refused_total{reason="result_mismatch"} 1`,
 		`rank_rating_updates_total 1`,
+		`rank_matchmaking_queue_length{pool="19/600+3x30/chinese/r"} 7`,
+		`rank_matchmaking_wait_seconds_bucket{pool="19/600+3x30/chinese/r",le="5"} 1`,
+		`rank_matchmaking_wait_seconds_count{pool="19/600+3x30/chinese/r"} 2`,
+		`rank_matchmaking_level_gap_points_bucket{pool="19/600+3x30/chinese/r",le="25"} 0`,
+		`rank_matchmaking_level_gap_points_bucket{pool="19/600+3x30/chinese/r",le="50"} 1`,
 		`go_goroutines `,
 	} {
 		if !strings.Contains(text, want) {

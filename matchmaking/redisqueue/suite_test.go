@@ -34,6 +34,7 @@ func runSuite(t *testing.T, newClient func(testing.TB) *redis.Client) {
 		{"OneLiveTicketPerPlayer", testOneLiveTicketPerPlayer},
 		{"PlayerInGameCannotQueue", testPlayerInGameCannotQueue},
 		{"Expiry", testExpiry},
+		{"ExpireWithoutLease", testExpireWithoutLease},
 		{"PassPairsAndMakesGames", testPassPairsAndMakesGames},
 		{"WindowWidensWithWaiting", testWindowWidensWithWaiting},
 		{"Cooldown", testCooldown},
@@ -421,6 +422,35 @@ func testPlayerInGameCannotQueue(t *testing.T, e *env) {
 	e.games.finishAll()
 	if got := e.enqueue(s, "alice", 5); got.State != matchmaking.Waiting {
 		t.Fatalf("enqueue after the game finished: %+v", got)
+	}
+}
+
+// The expire job ends stale tickets in every pool even where another
+// replica holds the pass lease, and only the stale ones.
+func testExpireWithoutLease(t *testing.T, e *env) {
+	long := func(c *matchmaking.Config) { c.HeartbeatTimeout, c.LeaseTTL = 30*time.Second, time.Hour }
+	holder := e.service("r1", long)
+	other := e.service("r2", long)
+	e.enqueue(holder, "silent", 0)
+	e.pass(holder) // r1 takes the lease; one player, no pairing
+	e.clock.Advance(20 * time.Second)
+	e.enqueue(holder, "fresh", 5000)
+	if rep := e.pass(other); !rep.Skipped {
+		t.Fatalf("r2 passed while r1 holds the lease: %+v", rep)
+	}
+	e.clock.Advance(20 * time.Second)
+	n, err := other.Expire(ctx)
+	if err != nil || n != 1 {
+		t.Fatalf("Expire = %d, %v; want 1", n, err)
+	}
+	if got := e.mine(other, "silent"); got.State != matchmaking.Expired {
+		t.Fatalf("silent = %q, want expired", got.State)
+	}
+	if got := e.mine(other, "fresh"); got.State != matchmaking.Waiting {
+		t.Fatalf("fresh = %q, want waiting", got.State)
+	}
+	if n, err := other.Expire(ctx); err != nil || n != 0 {
+		t.Fatalf("second Expire = %d, %v; want 0", n, err)
 	}
 }
 
