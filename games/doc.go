@@ -30,7 +30,15 @@
 // (MinSize, MaxSize), the Ing ko rule (ingKo), when a simple-ko game
 // cycles (cycleOccurrences), room for two eyes in seki detection
 // (bigEyeSpace), komi written times 100 (komiScale), the default komi
-// (DefaultKomi) and the fixed handicap points (HandicapPoints).
+// (DefaultKomi), the fixed handicap points (HandicapPoints) and the
+// number of playouts behind a dead-stone proposal (DefaultPlayouts).
+//
+// EstimateDead proposes the dead stones of a final position for the
+// online flow to show first (rankctl score --estimate-dead): stones of
+// pass-alive chains (Benson) are never dead; the rest are judged by the
+// ownership that many random playouts from the position give, and a chain
+// the opponent ends up owning is proposed dead. A record still carries the
+// dead stones both players agreed.
 //
 // Game records are kept through the Store port (adapter gamedb, contract
 // suite gametest). Intake takes finished games in: it judges a
@@ -39,7 +47,7 @@
 // and cmd fills with the rating service, and marks it rated; Recover
 // completes what a crash left. Pending games (a pairing, an exam) are
 // created by CreatePending, finished by a submission naming their id, and
-// voided by ExpirePending. Attendance records who checked in for a
+// voided by ExpirePending; Unfinished tells whether a player is in one. Attendance records who checked in for a
 // pending game (port Presence), which exam grading reads to tell the
 // absent side of an unplayed game.
 //

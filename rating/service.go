@@ -248,14 +248,8 @@ func (s *Service) run(ctx context.Context, op Operation, depth int) (Operation, 
 			return op, err
 		}
 	}
-	for _, st := range op.Plan.Steps {
-		if err := s.store.AppendEntry(ctx, st.Entry); err != nil {
-			return op, err
-		}
-		if err := s.store.Commit(ctx, st.After); err != nil {
-			return op, err
-		}
-		s.remember(st.After)
+	if err := s.write(ctx, op.Plan.Steps); err != nil {
+		return op, err
 	}
 	if err := s.store.FinishOp(ctx, op.ID, ""); err != nil {
 		return op, err
@@ -263,6 +257,39 @@ func (s *Service) run(ctx context.Context, op Operation, depth int) (Operation, 
 	op.Done = true
 	s.rec.RatingUpdated()
 	return op, nil
+}
+
+// write appends each step's ledger entry and commits its state: entry
+// before state for each player; on a BatchStore both entries, then both
+// states, together.
+func (s *Service) write(ctx context.Context, steps []Step) error {
+	if bs, ok := s.store.(BatchStore); ok && len(steps) > 1 {
+		entries := make([]LedgerEntry, len(steps))
+		states := make([]PlayerState, len(steps))
+		for i, st := range steps {
+			entries[i], states[i] = st.Entry, st.After
+		}
+		if err := bs.AppendEntries(ctx, entries); err != nil {
+			return err
+		}
+		if err := bs.CommitAll(ctx, states); err != nil {
+			return err
+		}
+		for _, st := range states {
+			s.remember(st)
+		}
+		return nil
+	}
+	for _, st := range steps {
+		if err := s.store.AppendEntry(ctx, st.Entry); err != nil {
+			return err
+		}
+		if err := s.store.Commit(ctx, st.After); err != nil {
+			return err
+		}
+		s.remember(st.After)
+	}
+	return nil
 }
 
 // hold takes the operation's players for op and stores the plan computed

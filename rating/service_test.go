@@ -198,88 +198,108 @@ func TestCrashAtEveryStep(t *testing.T) {
 		return want
 	}
 
-	// One clean run counts the writes of g1 (after g0, as below).
-	probe := &crashStore{Store: newStore(t), after: 1 << 30}
-	if _, err := rating.NewService(probe.Store, rating.ServiceConfig{Now: fixedClock}).Apply(bg, games["g0"]); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := rating.NewService(probe, rating.ServiceConfig{Now: fixedClock}).Apply(bg, game("g1", "bob", "alice", rating.SideWhite)); err != nil {
-		t.Fatal(err)
-	}
-	steps := probe.log
-	if len(steps) < 7 {
-		t.Fatalf("applying a game took only %d writes: %v", len(steps), steps)
-	}
+	// With a BatchStore, both entries and then both states go together.
+	for _, batch := range []bool{false, true} {
+		wrap := func(c *crashStore) rating.Store {
+			if batch {
+				return crashBatchStore{c}
+			}
+			return c
+		}
+		// One clean run counts the writes of g1 (after g0, as below).
+		probe := &crashStore{Store: newStore(t), after: 1 << 30}
+		if _, err := rating.NewService(probe.Store, rating.ServiceConfig{Now: fixedClock}).Apply(bg, games["g0"]); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := rating.NewService(wrap(probe), rating.ServiceConfig{Now: fixedClock}).Apply(bg, game("g1", "bob", "alice", rating.SideWhite)); err != nil {
+			t.Fatal(err)
+		}
+		steps := probe.log
+		if len(steps) < 7 {
+			t.Fatalf("applying a game took only %d writes: %v", len(steps), steps)
+		}
 
-	for k := range steps {
-		for _, before := range []bool{true, false} {
-			for _, repair := range []string{"recover", "next game"} {
-				name := fmt.Sprintf("die %s %s/%s", map[bool]string{true: "before", false: "after"}[before], steps[k], repair)
-				t.Run(name, func(t *testing.T) {
-					store := newStore(t)
-					svc := rating.NewService(store, rating.ServiceConfig{Now: fixedClock})
-					if _, err := svc.Apply(bg, game("g0", "alice", "carol", rating.SideBlack)); err != nil {
-						t.Fatal(err)
-					}
-					crashing := &crashStore{Store: store, after: k, beforeWrite: before}
-					_, err := rating.NewService(crashing, rating.ServiceConfig{Now: fixedClock}).Apply(bg, game("g1", "bob", "alice", rating.SideWhite))
-					if !errors.Is(err, errCrash) {
-						t.Fatalf("the crash was not injected: %v", err)
-					}
-					// A new process on the same store.
-					switch repair {
-					case "recover":
-						if _, err := svc.Recover(bg); err != nil {
+		for k := range steps {
+			for _, before := range []bool{true, false} {
+				for _, repair := range []string{"recover", "next game"} {
+					name := fmt.Sprintf("batch=%v/die %s %s/%s", batch, map[bool]string{true: "before", false: "after"}[before], steps[k], repair)
+					t.Run(name, func(t *testing.T) {
+						store := newStore(t)
+						svc := rating.NewService(store, rating.ServiceConfig{Now: fixedClock})
+						if _, err := svc.Apply(bg, game("g0", "alice", "carol", rating.SideBlack)); err != nil {
 							t.Fatal(err)
 						}
-						if _, err := svc.Apply(bg, game("g2", "alice", "carol", rating.SideWhite)); err != nil {
+						crashing := &crashStore{Store: store, after: k, beforeWrite: before}
+						_, err := rating.NewService(wrap(crashing), rating.ServiceConfig{Now: fixedClock}).Apply(bg, game("g1", "bob", "alice", rating.SideWhite))
+						if !errors.Is(err, errCrash) {
+							t.Fatalf("the crash was not injected: %v", err)
+						}
+						// A new process on the same store.
+						switch repair {
+						case "recover":
+							if _, err := svc.Recover(bg); err != nil {
+								t.Fatal(err)
+							}
+							if _, err := svc.Apply(bg, game("g2", "alice", "carol", rating.SideWhite)); err != nil {
+								t.Fatal(err)
+							}
+						case "next game":
+							// alice's next game helps a g1 that holds a player to
+							// completion first; a g1 that holds none yet comes
+							// after g2, by the restart recovery or the retry.
+							if _, err := svc.Apply(bg, game("g2", "alice", "carol", rating.SideWhite)); err != nil {
+								t.Fatal(err)
+							}
+							if _, err := svc.Recover(bg); err != nil {
+								t.Fatal(err)
+							}
+						}
+						// The submitter's retry changes nothing more.
+						if _, err := svc.Apply(bg, game("g1", "bob", "alice", rating.SideWhite)); err != nil {
 							t.Fatal(err)
 						}
-					case "next game":
-						// alice's next game helps a g1 that holds a player to
-						// completion first; a g1 that holds none yet comes
-						// after g2, by the restart recovery or the retry.
-						if _, err := svc.Apply(bg, game("g2", "alice", "carol", rating.SideWhite)); err != nil {
-							t.Fatal(err)
-						}
-						if _, err := svc.Recover(bg); err != nil {
-							t.Fatal(err)
-						}
-					}
-					// The submitter's retry changes nothing more.
-					if _, err := svc.Apply(bg, game("g1", "bob", "alice", rating.SideWhite)); err != nil {
-						t.Fatal(err)
-					}
-					ledger, err := store.Ledger(bg, "alice", 0, 10)
-					if err != nil {
-						t.Fatal(err)
-					}
-					var order []string
-					for i := len(ledger) - 1; i >= 0; i-- {
-						order = append(order, ledger[i].CauseID)
-					}
-					if len(order) != 3 || order[0] != "g0" {
-						t.Fatalf("alice's ledger holds %v, want g0 then g1 and g2 once each", order)
-					}
-					for n, w := range reference(t, order) {
-						got, err := store.Player(bg, n)
+						ledger, err := store.Ledger(bg, "alice", 0, 10)
 						if err != nil {
 							t.Fatal(err)
 						}
-						if got.Score != w.Score || got.Glicko != w.Glicko || got.Games != w.Games || got.Wins != w.Wins {
-							t.Errorf("%s ends at %+v, want %+v", n, got, w)
+						var order []string
+						for i := len(ledger) - 1; i >= 0; i-- {
+							order = append(order, ledger[i].CauseID)
 						}
-						if err := svc.Verify(bg, n); err != nil {
-							t.Error(err)
+						if len(order) != 3 || order[0] != "g0" {
+							t.Fatalf("alice's ledger holds %v, want g0 then g1 and g2 once each", order)
 						}
-					}
-					if ops, err := store.Unfinished(bg, 10); err != nil || len(ops) != 0 {
-						t.Errorf("unfinished operations left: %v, %v", ops, err)
-					}
-				})
+						for n, w := range reference(t, order) {
+							got, err := store.Player(bg, n)
+							if err != nil {
+								t.Fatal(err)
+							}
+							if got.Score != w.Score || got.Glicko != w.Glicko || got.Games != w.Games || got.Wins != w.Wins {
+								t.Errorf("%s ends at %+v, want %+v", n, got, w)
+							}
+							if err := svc.Verify(bg, n); err != nil {
+								t.Error(err)
+							}
+						}
+						if ops, err := store.Unfinished(bg, 10); err != nil || len(ops) != 0 {
+							t.Errorf("unfinished operations left: %v, %v", ops, err)
+						}
+					})
+				}
 			}
 		}
 	}
+}
+
+// crashBatchStore is crashStore as a rating.BatchStore: a batch is one
+// write (one transaction on the embedded store).
+type crashBatchStore struct{ *crashStore }
+
+func (c crashBatchStore) AppendEntries(ctx context.Context, es []rating.LedgerEntry) error {
+	return c.step("append entries", func() error { return c.Store.(rating.BatchStore).AppendEntries(ctx, es) })
+}
+func (c crashBatchStore) CommitAll(ctx context.Context, sts []rating.PlayerState) error {
+	return c.step("commit all", func() error { return c.Store.(rating.BatchStore).CommitAll(ctx, sts) })
 }
 
 // staleStore's Latest always answers the player's first state, as a

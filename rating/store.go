@@ -176,6 +176,16 @@ type Store interface {
 	Reports(ctx context.Context, limit int) ([]Report, error)
 }
 
+// BatchStore is a Store that can write both players' ledger entries, and
+// then both states, of a game together (one write on the embedded store
+// instead of two). Each element behaves as AppendEntry or Commit would;
+// an error may leave some written, as the single calls would.
+type BatchStore interface {
+	Store
+	AppendEntries(ctx context.Context, es []LedgerEntry) error
+	CommitAll(ctx context.Context, sts []PlayerState) error
+}
+
 // Sentinels.
 var (
 	ErrNotFound = errors.New("not found")

@@ -46,6 +46,10 @@ type Store struct {
 	unrated *mongo.Collection
 	rated   *mongo.Collection
 	pending *mongo.Collection
+	// The hot path's inserts, combined with concurrent callers' (group
+	// commit).
+	insGames, insUnrated, insRated *mongox.Inserter
+	delUnrated                     *mongox.Deleter
 }
 
 var _ games.Store = (*Store)(nil)
@@ -53,6 +57,8 @@ var _ games.Store = (*Store)(nil)
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated), rated: db.Collection(Rated), pending: db.Collection(Pending)}
+	s.insGames, s.insUnrated, s.insRated = mongox.NewInserter(s.games), mongox.NewInserter(s.unrated), mongox.NewInserter(s.rated)
+	s.delUnrated = mongox.NewDeleter(s.unrated)
 	// source_id is unique: the idempotency key of a submission. The
 	// status index serves expiry (pending, by expiry). One call per
 	// index: FerretDB v1 panics on a createIndexes of several indexes that
@@ -144,7 +150,7 @@ func (d gameDoc) game() (games.StoredGame, error) {
 // markUnrated marks the game before it becomes finished, so that no
 // finished game is ever without its mark until it is rated.
 func (s *Store) markUnrated(ctx context.Context, g games.StoredGame) error {
-	return wrap("mark game unrated", mongox.Mark(ctx, s.unrated, g.ID, g.FinishedAt))
+	return wrap("mark game unrated", s.insUnrated.Mark(ctx, g.ID, g.FinishedAt))
 }
 
 // Create implements games.Store.
@@ -163,7 +169,7 @@ func (s *Store) Create(ctx context.Context, g games.StoredGame) error {
 			return err
 		}
 	}
-	_, err = s.games.InsertOne(ctx, d)
+	err = s.insGames.Insert(ctx, d)
 	if mongo.IsDuplicateKeyError(err) {
 		return fmt.Errorf("%w: %q", games.ErrSourceTaken, g.SourceID)
 	}
@@ -260,14 +266,15 @@ type ratedDoc struct {
 }
 
 // MarkRated implements games.Store: an insert under the game's id, then
-// its unrated mark goes. It reads nothing (a read by _id scans the
-// collection on FerretDB v1): intake calls it for a finished game only.
+// its unrated mark goes, later and with others' (Finished drops a rated
+// game's mark it finds). It reads nothing: intake calls it for a finished
+// game only.
 func (s *Store) MarkRated(ctx context.Context, id string) error {
-	if _, err := s.rated.InsertOne(ctx, ratedDoc{ID: id}); err != nil && !mongo.IsDuplicateKeyError(err) {
+	if err := s.insRated.Insert(ctx, ratedDoc{ID: id}); err != nil && !mongo.IsDuplicateKeyError(err) {
 		return wrap("mark game rated", err)
 	}
-	_, err := s.unrated.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
-	return wrap("unmark game", err)
+	s.delUnrated.Delete(id)
+	return nil
 }
 
 // Finished implements games.Store: the marked games, oldest first; the

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
 	"github.com/alicebob/miniredis/v2"
@@ -14,8 +15,12 @@ import (
 // Ferret is a running embedded FerretDB.
 type Ferret struct {
 	URI    string
+	dir    string
+	logger *slog.Logger
+	ctx    context.Context
 	cancel context.CancelFunc
 	done   chan struct{}
+	loops  sync.WaitGroup
 }
 
 // StartFerret starts FerretDB with the SQLite backend keeping its files in
@@ -51,12 +56,13 @@ func StartFerret(dir string, logger *slog.Logger) (*Ferret, error) {
 		_ = f.Run(ctx)
 	}()
 	// MongoDBURI blocks until the listener is ready.
-	return &Ferret{URI: f.MongoDBURI(), cancel: cancel, done: done}, nil
+	return &Ferret{URI: f.MongoDBURI(), dir: abs, logger: logger, ctx: ctx, cancel: cancel, done: done}, nil
 }
 
 // Stop shuts FerretDB down and waits for it to close its files.
 func (f *Ferret) Stop() {
 	f.cancel()
+	f.loops.Wait()
 	<-f.done
 }
 

@@ -44,3 +44,13 @@ func Mark(ctx context.Context, c *mongo.Collection, id string, at time.Time) err
 	}
 	return err
 }
+
+// Mark is mongox.Mark through the inserter: the marker is inserted with
+// the other callers' at the same time.
+func (b *Inserter) Mark(ctx context.Context, id string, at time.Time) error {
+	err := b.Insert(ctx, Marker{ID: id, At: at.UTC()})
+	if mongo.IsDuplicateKeyError(err) {
+		return nil
+	}
+	return err
+}

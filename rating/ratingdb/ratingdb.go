@@ -54,14 +54,24 @@ type Store struct {
 	done    *mongo.Collection
 	ledger  *mongo.Collection
 	reports *mongo.Collection
+	// The hot path's inserts, combined with concurrent callers' (group
+	// commit).
+	insStates, insHolds, insOps, insOpen, insPlans, insDone, insLedger *mongox.Inserter
+	delOpen                                                            *mongox.Deleter
 }
 
-var _ rating.Store = (*Store)(nil)
+var (
+	_ rating.Store      = (*Store)(nil)
+	_ rating.BatchStore = (*Store)(nil)
+)
 
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 	s := &Store{states: db.Collection(States), players: db.Collection(Players), holds: db.Collection(Holds), ops: db.Collection(Ops),
 		open: db.Collection(Open), plans: db.Collection(Plans), done: db.Collection(Done), ledger: db.Collection(Ledger)}
+	s.insStates, s.insHolds, s.insOps, s.insOpen = mongox.NewInserter(s.states), mongox.NewInserter(s.holds), mongox.NewInserter(s.ops), mongox.NewInserter(s.open)
+	s.insPlans, s.insDone, s.insLedger = mongox.NewInserter(s.plans), mongox.NewInserter(s.done), mongox.NewInserter(s.ledger)
+	s.delOpen = mongox.NewDeleter(s.open)
 	// The _ids make states, holds and ledger entries unique per player
 	// and version (or sequence number); the indexes serve the latest
 	// state, history (newest first), the leaderboard and Recover. One
@@ -239,10 +249,10 @@ func (s *Store) CreateOp(ctx context.Context, op rating.Operation) (rating.Opera
 	}
 	// The marker first: an operation is never stored without one until
 	// it is done. A marker without its operation is dropped by Unfinished.
-	if err := mongox.Mark(ctx, s.open, op.ID, op.At); err != nil {
+	if err := s.insOpen.Mark(ctx, op.ID, op.At); err != nil {
 		return rating.Operation{}, wrap("mark operation open", err)
 	}
-	_, err = s.ops.InsertOne(ctx, d)
+	err = s.insOps.Insert(ctx, d)
 	switch {
 	case err == nil:
 		return op, nil
@@ -302,7 +312,7 @@ func (s *Store) SetPlan(ctx context.Context, id string, p rating.Plan) (rating.P
 	if err != nil {
 		return rating.Plan{}, err
 	}
-	_, err = s.plans.InsertOne(ctx, planDoc{ID: id, Plan: string(b)})
+	err = s.insPlans.Insert(ctx, planDoc{ID: id, Plan: string(b)})
 	if err == nil {
 		return p, nil
 	}
@@ -327,13 +337,14 @@ type doneDoc struct {
 }
 
 // FinishOp implements rating.Store: an insert under the operation's id
-// (the first one stays), then its marker goes.
+// (the first one stays), then its marker goes, later and with others'
+// (Unfinished drops a done operation's marker it finds).
 func (s *Store) FinishOp(ctx context.Context, id, errText string) error {
-	if _, err := s.done.InsertOne(ctx, doneDoc{ID: id, Error: errText}); err != nil && !mongo.IsDuplicateKeyError(err) {
+	if err := s.insDone.Insert(ctx, doneDoc{ID: id, Error: errText}); err != nil && !mongo.IsDuplicateKeyError(err) {
 		return wrap("finish operation", err)
 	}
-	_, err := s.open.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
-	return wrap("unmark operation", err)
+	s.delOpen.Delete(id)
+	return nil
 }
 
 // Unfinished implements rating.Store: the markers, oldest first.
@@ -377,7 +388,7 @@ type holdDoc struct {
 
 // Hold implements rating.Store: an insert under "username#version".
 func (s *Store) Hold(ctx context.Context, username string, version int64, opID string) error {
-	_, err := s.holds.InsertOne(ctx, holdDoc{ID: key(username, version), Op: opID})
+	err := s.insHolds.Insert(ctx, holdDoc{ID: key(username, version), Op: opID})
 	if err == nil {
 		return nil
 	}
@@ -398,7 +409,25 @@ func (s *Store) Hold(ctx context.Context, username string, version int64, opID s
 // then the players' projection is brought forward.
 func (s *Store) Commit(ctx context.Context, st rating.PlayerState) error {
 	d := toStateDoc(st)
-	_, err := s.states.InsertOne(ctx, d)
+	return s.committed(ctx, st, d, s.insStates.Insert(ctx, d))
+}
+
+// CommitAll implements rating.BatchStore: the states' inserts go as one.
+func (s *Store) CommitAll(ctx context.Context, sts []rating.PlayerState) error {
+	docs := make([]any, len(sts))
+	for i, st := range sts {
+		docs[i] = toStateDoc(st)
+	}
+	for i, err := range s.insStates.InsertAll(ctx, docs) {
+		if err := s.committed(ctx, sts[i], docs[i].(stateDoc), err); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// committed finishes Commit after the insert of d (st) answered err.
+func (s *Store) committed(ctx context.Context, st rating.PlayerState, d stateDoc, err error) error {
 	if err != nil && !mongo.IsDuplicateKeyError(err) {
 		return wrap("commit player", err)
 	}
@@ -488,7 +517,26 @@ func (s *Store) Player(ctx context.Context, username string) (rating.PlayerState
 
 // AppendEntry implements rating.Store.
 func (s *Store) AppendEntry(ctx context.Context, e rating.LedgerEntry) error {
-	_, err := s.ledger.InsertOne(ctx, toEntryDoc(e))
+	return s.appended(ctx, e, s.insLedger.Insert(ctx, toEntryDoc(e)))
+}
+
+// AppendEntries implements rating.BatchStore: the entries' inserts go as
+// one.
+func (s *Store) AppendEntries(ctx context.Context, es []rating.LedgerEntry) error {
+	docs := make([]any, len(es))
+	for i, e := range es {
+		docs[i] = toEntryDoc(e)
+	}
+	for i, err := range s.insLedger.InsertAll(ctx, docs) {
+		if err := s.appended(ctx, es[i], err); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appended finishes AppendEntry after the insert of e answered err.
+func (s *Store) appended(ctx context.Context, e rating.LedgerEntry, err error) error {
 	if err == nil {
 		return nil
 	}

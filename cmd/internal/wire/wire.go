@@ -64,6 +64,13 @@ func OpenMongo(ctx context.Context, uri, dbName, dataDir string, log *slog.Logge
 		_ = m.Close(context.Background())
 		return nil, fmt.Errorf("mongo %s: %w", MaskURI(uri), err)
 	}
+	if m.ferret != nil {
+		// FerretDB's lookups by _id scan without this (see embedded).
+		if err := m.ferret.IndexIDs(dbName); err != nil {
+			_ = m.Close(context.Background())
+			return nil, err
+		}
+	}
 	return m, nil
 }
 

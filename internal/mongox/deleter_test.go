@@ -1,0 +1,72 @@
+package mongox
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/weiqi-platform/rank/internal/testsvc"
+)
+
+func TestDeleterDeletesOnlyTheQueued(t *testing.T) {
+	ctx := context.Background()
+	c := testsvc.Mongo(t).Collection("marks")
+	const n = 40
+	for i := range n {
+		if err := Mark(ctx, c, fmt.Sprintf("m%d", i), time.Unix(int64(i), 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := NewDeleter(c)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := g; i < n; i += 8 { // the even quarters' ids: half of all
+				d.Delete(fmt.Sprintf("m%d", i))
+			}
+		})
+	}
+	wg.Wait()
+	d.Delete("never-marked")
+	if failed := d.Wait(); failed != 0 {
+		t.Fatalf("%d deletes failed", failed)
+	}
+	marks, err := Markers(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := map[string]bool{}
+	for _, m := range marks {
+		left[m.ID] = true
+	}
+	for i := range n {
+		id := fmt.Sprintf("m%d", i)
+		if want := i%8 >= 4; left[id] != want {
+			t.Errorf("%s left: %v, want %v", id, left[id], want)
+		}
+	}
+	if len(marks) != n/2 {
+		t.Errorf("%d markers left, want %d", len(marks), n/2)
+	}
+}
+
+func TestDeleterCountsFailures(t *testing.T) {
+	db := testsvc.Mongo(t)
+	c, err := mongo.Connect(options.Client().ApplyURI(testsvc.MongoURI(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Disconnect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	d := NewDeleter(c.Database(db.Name()).Collection("marks"))
+	d.Delete("a")
+	if failed := d.Wait(); failed != 1 {
+		t.Fatalf("failed = %d on a closed client, want 1", failed)
+	}
+}
