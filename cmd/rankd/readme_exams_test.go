@@ -10,6 +10,29 @@ import (
 	"github.com/weiqi-platform/rank/internal/testsvc"
 )
 
+// needTools fails (under make test) or skips unless every tool is on PATH.
+func needTools(t *testing.T, tools ...string) {
+	t.Helper()
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			if testsvc.Required() {
+				t.Fatalf("%s is not installed (.ci/services.sh installs it)", tool)
+			}
+			t.Skipf("skipping: %s is not installed (run `make test`)", tool)
+		}
+	}
+}
+
+// readREADME returns the repository's README.
+func readREADME(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // readmeBlock returns the shell block between <!-- name:begin --> and
 // <!-- name:end --> in the README.
 func readmeBlock(t *testing.T, readme, name string) string {
@@ -25,19 +48,8 @@ func readmeBlock(t *testing.T, readme, name string) string {
 // written, after its quick start, against the built rankd (only the
 // address differs); rankctl runs from the repository root.
 func TestReadmeExamsAndAudit(t *testing.T) {
-	for _, tool := range []string{"bash", "curl", "jq", "go"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if testsvc.Required() {
-				t.Fatalf("%s is not installed (.ci/services.sh installs it)", tool)
-			}
-			t.Skipf("skipping: %s is not installed (run `make test`)", tool)
-		}
-	}
-	b, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(b)
+	needTools(t, "bash", "curl", "jq", "go")
+	readme := readREADME(t)
 	p := startRankd(t, procOptions{Env: map[string]string{"RANK_ADMIN_USER": "root", "RANK_ADMIN_PASSWORD": "change-me-now"}})
 	host := strings.TrimPrefix(p.URL, "http://")
 	run := func(block string) string {

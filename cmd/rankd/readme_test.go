@@ -1,32 +1,18 @@
 package main
 
 import (
-	"os"
 	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/weiqi-platform/rank/internal/testsvc"
 )
 
 // TestReadmeQuickStart runs the README's quick start as written: the
 // server started with the README's environment, then its shell block with
 // curl and jq, against the built rankd (only the address differs).
 func TestReadmeQuickStart(t *testing.T) {
-	for _, tool := range []string{"bash", "curl", "jq"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if testsvc.Required() {
-				t.Fatalf("%s is not installed (.ci/services.sh installs it)", tool)
-			}
-			t.Skipf("skipping: %s is not installed (run `make test`)", tool)
-		}
-	}
-	b, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(b)
+	needTools(t, "bash", "curl", "jq")
+	readme := readREADME(t)
 	start := regexp.MustCompile(`(?m)^ +((?:[A-Z_]+=\S+ )+)go run \./cmd/rankd$`).FindStringSubmatch(readme)
 	if start == nil {
 		t.Fatal("README has no `... go run ./cmd/rankd` start line")
