@@ -170,35 +170,33 @@ func scoreRange(in *rankRangeIn) (*matchmaking.ScoreRange, error) {
 		return nil, nil
 	}
 	r := matchmaking.AnyScore
-	for _, end := range []struct {
-		field, text string
-		set         func(lo, hi *int)
-	}{
-		{"rank_range.min", in.Min, func(lo, _ *int) {
-			if lo != nil {
-				r.Min = *lo
-			}
-		}},
-		{"rank_range.max", in.Max, func(_, hi *int) {
-			if hi != nil {
-				r.Max = *hi
-			}
-		}},
-	} {
-		if end.text == "" {
-			continue
-		}
-		rk, err := ranks.Parse(end.text)
-		if err != nil {
-			return nil, invalidField(end.field, err.Error())
-		}
-		lo, hi, err := rankScores(rk)
-		if err != nil {
-			return nil, invalidField(end.field, "rank "+rk.String()+" is not on the ladder (9k to 9d)")
-		}
-		end.set(lo, hi)
+	if lo, _, err := rankBounds("rank_range.min", in.Min); err != nil {
+		return nil, err
+	} else if lo != nil {
+		r.Min = *lo
+	}
+	if _, hi, err := rankBounds("rank_range.max", in.Max); err != nil {
+		return nil, err
+	} else if hi != nil {
+		r.Max = *hi
 	}
 	return &r, nil
+}
+
+// rankBounds is the ladder scores of one end of a rank range; an empty
+// end or an end of the ladder is open (nil).
+func rankBounds(field, text string) (lo, hi *int, err error) {
+	if text == "" {
+		return nil, nil, nil
+	}
+	rk, err := ranks.Parse(text)
+	if err != nil {
+		return nil, nil, invalidField(field, err.Error())
+	}
+	if lo, hi, err = rankScores(rk); err != nil {
+		return nil, nil, invalidField(field, "rank "+rk.String()+" is not on the ladder (9k to 9d)")
+	}
+	return lo, hi, nil
 }
 
 func (s *Server) enqueue(c *gin.Context) {
