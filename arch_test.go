@@ -1,63 +1,83 @@
 // Package rank_test holds the checks that keep the architecture honest: the
-// import rules of docs/architecture.md and the doc.go every package must have.
+// import rules of docs/architecture.md, for product code and for tests, and
+// the doc.go every package must have.
 package rank_test
 
 import (
-	"bufio"
-	"bytes"
+	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
 const module = "github.com/weiqi-platform/rank"
 
-// domains are the packages at the centre; their subpackages are adapters.
-var domains = []string{"games", "ranks", "rating", "matchmaking", "players"}
+// domains are the packages at the centre; their subpackages are adapters
+// (…db, …redis, …queue) and contract suites (…test).
+var domains = []string{"games", "ranks", "rating", "players", "intake", "exams", "matchmaking"}
 
-// drivers maps an import prefix to the only places allowed to import it.
+// pure are the cores that import nothing of this module (rating may
+// import ranks).
+var pure = map[string][]string{"games": nil, "ranks": nil, "rating": {"ranks"}}
+
+// drivers maps an import prefix to the only places allowed to import it
+// (in product code and in tests alike).
 var drivers = map[string][]string{
 	"github.com/gin-gonic/":         {"api", "cmd/"},
-	"go.mongodb.org/mongo-driver":   {"*db", "cmd/", "internal/testsvc", "internal/mongox"},
-	"github.com/redis/go-redis":     {"*redis", "*redisqueue", "*db", "jobs", "cmd/", "internal/testsvc"},
+	"go.mongodb.org/mongo-driver":   {"*db", "cmd/", "internal/app", "internal/apptest", "internal/testsvc", "internal/mongox"},
+	"github.com/redis/go-redis":     {"*redis", "*redisqueue", "cmd/", "internal/app", "internal/apptest", "internal/testsvc", "internal/redisx"},
 	"github.com/robfig/cron":        {"jobs", "cmd/"},
 	"github.com/FerretDB/":          {"internal/embedded"},
 	"github.com/alicebob/miniredis": {"internal/embedded"},
 	"github.com/prometheus/":        {"internal/metrics", "cmd/"},
 	module + "/internal/embedded":   {"cmd/", "internal/testsvc"},
-	module + "/internal/testsvc":    {}, // test files only
 	module + "/internal/mongox":     {"*db"},
-	module + "/internal/gamerate":   {"cmd/"},
-	module + "/internal/examports":  {"cmd/"},
-	module + "/internal/mmports":    {"cmd/"},
+	module + "/internal/redisx":     {"*redis", "*redisqueue"},
+	module + "/internal/app":        {"cmd/", "internal/apptest"},
+	module + "/cmd/internal/wire":   {"cmd/"},
 }
 
+// testOnly are the test-support packages: only test files import them.
+var testOnly = []string{"internal/testsvc", "internal/apptest"}
+
 type pkg struct {
-	rel     string // path relative to the module, "" for the root
-	imports []string
+	rel         string // path relative to the module, "" for the root
+	imports     []string
+	testImports []string // of the _test.go files, in and outside the package
 }
 
 func listPackages(t *testing.T) []pkg {
 	t.Helper()
-	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...").Output()
+	out, err := exec.Command("go", "list", "-json", "./...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
 	var pkgs []pkg
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		rel := strings.TrimPrefix(strings.TrimPrefix(f[0], module), "/")
-		pkgs = append(pkgs, pkg{rel: rel, imports: f[1:]})
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for {
+		var p struct {
+			ImportPath                string
+			Imports                   []string
+			TestImports, XTestImports []string
+		}
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		pkgs = append(pkgs, pkg{rel: rel, imports: p.Imports, testImports: append(p.TestImports, p.XTestImports...)})
 	}
 	return pkgs
 }
 
 // allowed reports whether package rel matches one of the patterns: an exact
-// path, a prefix ending in "/", or "*suffix" for the last path element.
+// path, a prefix ending in "/", or "*suffix" for the last path element of
+// a subpackage.
 func allowed(rel string, patterns []string) bool {
 	last := rel[strings.LastIndex(rel, "/")+1:]
 	for _, p := range patterns {
@@ -78,38 +98,101 @@ func isStd(path string) bool {
 	return !strings.Contains(first, ".")
 }
 
+// own is the module-relative path of an import of this module ("" and
+// false for others).
+func own(imp string) (string, bool) {
+	if imp != module && !strings.HasPrefix(imp, module+"/") {
+		return "", false
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(imp, module), "/"), true
+}
+
+// domainOf is the domain a package belongs to ("" for none).
+func domainOf(rel string) string {
+	for _, d := range domains {
+		if rel == d || strings.HasPrefix(rel, d+"/") {
+			return d
+		}
+	}
+	return ""
+}
+
+// isAdapter: a domain's (or jobs') subpackage that talks to a driver.
+func isAdapter(rel string) bool {
+	d := domainOf(rel)
+	if strings.HasPrefix(rel, "jobs/") {
+		d = "jobs"
+	}
+	return d != "" && rel != d && !strings.HasSuffix(rel, "test")
+}
+
 func TestImportRules(t *testing.T) {
 	for _, p := range listPackages(t) {
 		for _, imp := range p.imports {
-			for prefix, who := range drivers {
-				if strings.HasPrefix(imp, prefix) && !allowed(p.rel, who) {
-					t.Errorf("%s imports %s; only %v may", p.rel, imp, who)
+			checkDriver(t, p.rel, imp)
+			rel, ours := own(imp)
+			if want, ok := pure[p.rel]; ok && !isStd(imp) && !(ours && slices.Contains(want, rel)) {
+				t.Errorf("%s is a pure core but imports %s", p.rel, imp)
+			}
+			if !ours {
+				continue
+			}
+			if slices.Contains(testOnly, rel) && !slices.Contains(testOnly, p.rel) {
+				t.Errorf("%s imports the test-support package %s outside its tests", p.rel, rel)
+			}
+			if strings.HasSuffix(rel, "test") && domainOf(rel) != "" {
+				t.Errorf("%s imports the contract suite %s outside its tests", p.rel, rel)
+			}
+			edge := rel == "api" || strings.HasPrefix(rel, "api/") || rel == "jobs" || strings.HasPrefix(rel, "jobs/") || strings.HasPrefix(rel, "cmd")
+			if d := domainOf(p.rel); d != "" && edge {
+				t.Errorf("domain package %s imports the edge %s", p.rel, rel)
+			}
+			if d := domainOf(p.rel); d != "" && isAdapter(rel) && domainOf(rel) != d {
+				t.Errorf("%s imports another domain's adapter %s", p.rel, rel)
+			}
+		}
+	}
+}
+
+// TestTestImportRules: a test imports its own package, its own package's
+// adapters and contract suite, other domains' packages and contract
+// suites (their in-memory stores), and the test support (testsvc,
+// apptest, app); never another domain's adapter or a driver. The
+// commands, the wiring and the test support see everything.
+func TestTestImportRules(t *testing.T) {
+	for _, p := range listPackages(t) {
+		// The commands and the infrastructure (the wiring, the embedded
+		// stores, what the adapters share, the test support) are tested
+		// with the drivers they are made of; an adapter with its own.
+		if strings.HasPrefix(p.rel, "cmd/") || strings.HasPrefix(p.rel, "internal/") || isAdapter(p.rel) {
+			continue
+		}
+		for _, imp := range p.testImports {
+			for _, d := range testDrivers {
+				if strings.HasPrefix(imp, d) {
+					t.Errorf("a test of %s imports the driver %s; use internal/testsvc or internal/apptest", p.rel, imp)
 				}
 			}
-			own := strings.TrimPrefix(strings.TrimPrefix(imp, module), "/")
-			ours := strings.HasPrefix(imp, module)
-			switch {
-			case p.rel == "games" || p.rel == "ranks":
-				if !isStd(imp) {
-					t.Errorf("%s is a pure core but imports %s", p.rel, imp)
-				}
-			case p.rel == "rating":
-				if !isStd(imp) && own != "ranks" {
-					t.Errorf("rating may import only the standard library and ranks, not %s", imp)
-				}
+			rel, ours := own(imp)
+			if !ours || !isAdapter(rel) {
+				continue
 			}
-			// Adapters (subpackages of a domain) never reach up into api or jobs.
-			for _, d := range domains {
-				if strings.HasPrefix(p.rel, d+"/") && ours && (own == "api" || strings.HasPrefix(own, "api/") || own == "jobs" || strings.HasPrefix(own, "jobs/")) {
-					t.Errorf("adapter %s imports %s", p.rel, own)
-				}
+			if d := domainOf(p.rel); d == "" || domainOf(rel) != d {
+				t.Errorf("a test of %s imports the adapter %s of another domain; use its contract suite's in-memory store, internal/apptest or internal/testsvc", p.rel, rel)
 			}
-			// Domain packages never import the edges.
-			for _, d := range domains {
-				if p.rel == d && ours && (own == "api" || own == "jobs" || strings.HasPrefix(own, "cmd")) {
-					t.Errorf("domain %s imports %s", d, own)
-				}
-			}
+		}
+	}
+}
+
+// testDrivers are the drivers a domain's, api's or jobs' tests never
+// import.
+var testDrivers = []string{"go.mongodb.org/mongo-driver", "github.com/redis/go-redis", "github.com/FerretDB/", "github.com/alicebob/miniredis"}
+
+func checkDriver(t *testing.T, rel, imp string) {
+	t.Helper()
+	for prefix, who := range drivers {
+		if strings.HasPrefix(imp, prefix) && !allowed(rel, who) {
+			t.Errorf("%s imports %s; only %v may", rel, imp, who)
 		}
 	}
 }

@@ -9,18 +9,13 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/exams"
+	"github.com/weiqi-platform/rank/intake"
+	"github.com/weiqi-platform/rank/jobs"
+	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/players"
+	"github.com/weiqi-platform/rank/rating"
 )
-
-// Accounts is what the routes need of players.Service.
-type Accounts interface {
-	Register(ctx context.Context, username, password, addr string) (players.Account, players.IssuedToken, error)
-	Login(ctx context.Context, username, password, addr string) (players.IssuedToken, error)
-	Logout(ctx context.Context, secret string) error
-	Authenticate(ctx context.Context, secret string) (players.Principal, error)
-	CreateAccount(ctx context.Context, by players.Principal, username, password string, role players.Role) (players.Account, error)
-}
 
 // Check is one readiness probe: a store and how to ping it.
 type Check struct {
@@ -40,29 +35,22 @@ const DefaultBodyLimit = 1 << 20
 // readyTimeout bounds each readiness ping.
 const readyTimeout = 2 * time.Second
 
-// Deps is everything the routes use. Later features add their domain
-// interfaces here.
+// Deps is everything the routes use: the domain services themselves (the
+// handlers call them directly), and what the HTTP layer needs of its own.
 type Deps struct {
 	Logger         *slog.Logger
-	Accounts       Accounts
 	Checks         []Check
 	Metrics        RequestObserver // nil: not recorded
 	MetricsHandler http.Handler    // serves GET /metrics; nil: 404
 	BodyLimit      int64           // bytes; 0 means DefaultBodyLimit
 	TrustedProxies []string        // CIDRs or IPs whose X-Forwarded-For is believed; none by default
 
-	Games     Games         // games in (games.Intake)
-	Ratings   Ratings       // ratings out (rating.Service)
-	Directory games.Players // who is a player (usernames in paths)
-
-	// Exams, the audit trail and the admin tools (exams.go, audit.go).
-	Exams      Exams                          // exam schedules, registrations, sessions, approvals (ranks.ExamService)
-	ExamGameID func(examGameID string) string // the stored game of an exam game
-	CheckIns   CheckIns                       // who showed up for a pending game (games.Attendance)
-	Audit      Audit                          // changes, annulments, the audit trail, verification (rating.Service)
-	Jobs       Jobs                           // scheduled jobs run on demand (jobs.Runner)
-
-	Matchmaking Matchmaking // tickets, pairing, pools (matchmaking.Service)
+	Players     *players.Service     // accounts, tokens, who may play
+	Ratings     *rating.Service      // ratings, the ledger, the audit trail, admin changes, verification
+	Games       *intake.Intake       // games in, pending games, check-ins
+	Exams       *exams.Service       // exam schedules, registrations, sessions, approvals
+	Jobs        *jobs.Runner         // scheduled jobs run on demand
+	Matchmaking *matchmaking.Service // tickets, pairing, pools
 }
 
 // Server is the HTTP handler of rankd.

@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/weiqi-platform/rank/api"
+	"github.com/weiqi-platform/rank/internal/testsvc"
 	"github.com/weiqi-platform/rank/players"
 )
 
@@ -327,11 +326,9 @@ func TestHealthAndReadiness(t *testing.T) {
 	}
 
 	// A Redis nobody listens on: readiness names it.
-	dead := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 100 * time.Millisecond})
-	t.Cleanup(func() { _ = dead.Close() })
 	e2 := newEnv(t, withChecks(
 		api.Check{Name: "mongo", Ping: func(context.Context) error { return nil }},
-		api.Check{Name: "redis", Ping: func(ctx context.Context) error { return dead.Ping(ctx).Err() }},
+		api.Check{Name: "redis", Ping: testsvc.DeadRedisPing(t)},
 	))
 	out = e2.expect(req{method: "GET", path: "/readyz"}, 503, "store_unavailable")
 	down := out.errDetails()["down"].([]any)

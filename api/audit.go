@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/csv"
 	"encoding/hex"
@@ -14,29 +13,12 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/jobs"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/ranks"
 	"github.com/weiqi-platform/rank/rating"
 )
-
-// Audit is what the admin tools and the audit routes need of
-// rating.Service.
-type Audit interface {
-	PlayerOrNew(ctx context.Context, username string) (rating.PlayerState, error)
-	Change(ctx context.Context, in rating.ChangeInput) (rating.Changed, error)
-	Annul(ctx context.Context, in rating.AnnulInput) (rating.Changed, error)
-	Audit(ctx context.Context, q rating.AuditQuery) ([]rating.LedgerEntry, error)
-	VerifyAndKeep(ctx context.Context, id string) (rating.Report, error)
-	Reports(ctx context.Context, limit int) ([]rating.Report, error)
-}
-
-// Jobs is what the job routes need of jobs.Runner.
-type Jobs interface {
-	RunNow(ctx context.Context, name, runID string) (jobs.Report, error)
-	Jobs() []jobs.JobInfo
-}
 
 func (s *Server) auditRoutes(authed, admin *gin.RouterGroup) {
 	admin.GET("/audit", s.getAudit)
@@ -189,7 +171,7 @@ func (s *Server) auditAnswer(c *gin.Context, q rating.AuditQuery, limit int) {
 		// Read the first batch before answering, so a failure is still an
 		// error answer.
 		q.Limit = csvBatch
-		rows, err := s.deps.Audit.Audit(ctx, q)
+		rows, err := s.deps.Ratings.Audit(ctx, q)
 		if err != nil {
 			s.fail(c, err)
 			return
@@ -208,7 +190,7 @@ func (s *Server) auditAnswer(c *gin.Context, q rating.AuditQuery, limit int) {
 			}
 			cur := rating.CursorOf(rows[len(rows)-1])
 			q.After = &cur
-			if rows, err = s.deps.Audit.Audit(ctx, q); err != nil {
+			if rows, err = s.deps.Ratings.Audit(ctx, q); err != nil {
 				s.log.ErrorContext(ctx, "audit export cut short", "request_id", requestIDOf(c), "err", err)
 				break
 			}
@@ -217,7 +199,7 @@ func (s *Server) auditAnswer(c *gin.Context, q rating.AuditQuery, limit int) {
 		return
 	}
 	q.Limit = limit + 1
-	rows, err := s.deps.Audit.Audit(ctx, q)
+	rows, err := s.deps.Ratings.Audit(ctx, q)
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -340,7 +322,7 @@ func (s *Server) adjust(c *gin.Context) {
 		score = &sc
 	}
 	ctx := c.Request.Context()
-	st, err := s.deps.Audit.PlayerOrNew(ctx, name)
+	st, err := s.deps.Ratings.PlayerOrNew(ctx, name)
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -357,7 +339,7 @@ func (s *Server) change(c *gin.Context, tool string, in rating.ChangeInput) {
 	}
 	by, _ := principalOf(c)
 	in.Key, in.Actor = key, by.Username
-	ch, err := s.deps.Audit.Change(c.Request.Context(), in)
+	ch, err := s.deps.Ratings.Change(c.Request.Context(), in)
 	if err != nil {
 		s.fail(c, changeError(err))
 		return
@@ -433,12 +415,12 @@ func (s *Server) annul(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	if g.Status != games.StatusRated && g.Status != games.StatusFinished {
+	if g.Status != intake.StatusRated && g.Status != intake.StatusFinished {
 		s.fail(c, &Error{Status: http.StatusConflict, Code: "not_rated", Message: "the game is " + string(g.Status) + ": there is nothing to annul"})
 		return
 	}
 	by, _ := principalOf(c)
-	ch, err := s.deps.Audit.Annul(ctx, rating.AnnulInput{GameID: g.ID, Actor: by.Username, Reason: in.Reason})
+	ch, err := s.deps.Ratings.Annul(ctx, rating.AnnulInput{GameID: g.ID, Actor: by.Username, Reason: in.Reason})
 	if err != nil {
 		s.fail(c, changeError(err))
 		return
@@ -450,7 +432,7 @@ func (s *Server) annul(c *gin.Context) {
 // answers it (200 whether or not it found mismatches: the report says).
 func (s *Server) verify(c *gin.Context) {
 	ctx := c.Request.Context()
-	rep, err := s.deps.Audit.VerifyAndKeep(ctx, "request:"+requestIDOf(c))
+	rep, err := s.deps.Ratings.VerifyAndKeep(ctx, "request:"+requestIDOf(c))
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -485,7 +467,7 @@ func (s *Server) verifyReports(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	rs, err := s.deps.Audit.Reports(c.Request.Context(), limit)
+	rs, err := s.deps.Ratings.Reports(c.Request.Context(), limit)
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -1,17 +1,14 @@
 package api_test
 
 import (
-	"context"
 	"encoding/csv"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
-
+	"github.com/weiqi-platform/rank/internal/apptest"
 	"github.com/weiqi-platform/rank/players"
-	"github.com/weiqi-platform/rank/rating/ratingdb"
 )
 
 // adminWorld: an admin, a game server, players alice and bob, and one
@@ -218,15 +215,9 @@ func TestVerifyReportsTampering(t *testing.T) {
 	if rep := w.expect(req{method: "GET", path: "/api/v1/admin/verify", token: w.admin}, 200, ""); rep.JSON["ok"] != true {
 		t.Fatalf("clean store: %s", rep.Body)
 	}
-	ctx := context.Background()
-	if _, err := w.audit.db.Collection(ratingdb.Ledger).UpdateOne(ctx, bson.D{{Key: "_id", Value: "bob#2"}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: "reason", Value: "routine"}}}}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.audit.db.Collection(ratingdb.Players).UpdateOne(ctx, bson.D{{Key: "_id", Value: "alice"}},
-		bson.D{{Key: "$inc", Value: bson.D{{Key: "score", Value: 100}}}}); err != nil {
-		t.Fatal(err)
-	}
+	w.stack.Tamper(t, apptest.LedgerCollection, "bob#2", map[string]map[string]any{"$set": {"reason": "routine"}})
+	w.stack.Tamper(t, apptest.PlayersCollection, "alice", map[string]map[string]any{"$inc": {"score": 100}})
+	w.mm.advance(time.Minute) // reports are listed newest first
 	rep := w.expect(req{method: "GET", path: "/api/v1/admin/verify", token: w.admin}, 200, "")
 	found := map[string]bool{}
 	for _, x := range rep.JSON["mismatches"].([]any) {

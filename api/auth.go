@@ -66,7 +66,7 @@ func (s *Server) register(c *gin.Context) {
 	if !ok {
 		return
 	}
-	a, tok, err := s.deps.Accounts.Register(c.Request.Context(), in.Username, in.Password, c.ClientIP())
+	a, tok, err := s.deps.Players.Register(c.Request.Context(), in.Username, in.Password, c.ClientIP())
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -79,7 +79,7 @@ func (s *Server) login(c *gin.Context) {
 	if !ok {
 		return
 	}
-	tok, err := s.deps.Accounts.Login(c.Request.Context(), in.Username, in.Password, c.ClientIP())
+	tok, err := s.deps.Players.Login(c.Request.Context(), in.Username, in.Password, c.ClientIP())
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -88,7 +88,7 @@ func (s *Server) login(c *gin.Context) {
 }
 
 func (s *Server) logout(c *gin.Context) {
-	if err := s.deps.Accounts.Logout(c.Request.Context(), c.GetString(keyToken)); err != nil {
+	if err := s.deps.Players.Logout(c.Request.Context(), c.GetString(keyToken)); err != nil {
 		s.fail(c, err)
 		return
 	}
@@ -106,7 +106,7 @@ func (s *Server) createAccount(c *gin.Context) {
 		return
 	}
 	by, _ := principalOf(c)
-	a, err := s.deps.Accounts.CreateAccount(c.Request.Context(), by, in.Username, in.Password, players.Role(in.Role))
+	a, err := s.deps.Players.CreateAccount(c.Request.Context(), by, in.Username, in.Password, players.Role(in.Role))
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/weiqi-platform/rank/internal/gamerate"
+	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/rating"
 )
@@ -99,7 +99,7 @@ func TestConcurrentGamesApplyInOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, err := gamerate.Input(st)
+		in, err := intake.RatingInput(st)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,13 +7,16 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/intake"
+	"github.com/weiqi-platform/rank/internal/outage"
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/players"
-	"github.com/weiqi-platform/rank/ranks"
 	"github.com/weiqi-platform/rank/rating"
 )
 
@@ -53,6 +56,13 @@ type rule struct {
 // that matches wins, so typed errors come before the sentinels they unwrap
 // to. Later features append their domain's rules.
 var errorTable = []rule{
+	// Any store down (the document store, the queue, the leases, the
+	// limits): one kind, whoever raised it.
+	{is: outage.ErrUnavailable, status: http.StatusServiceUnavailable, code: "store_unavailable", message: "a store is unavailable; try again shortly",
+		detail: func(err error) (string, map[string]any) {
+			return "", map[string]any{retryAfterKey: int64(outage.RetryAfter / time.Second)}
+		}},
+
 	// players
 	{is: players.ErrInvalid, status: http.StatusUnprocessableEntity, code: "invalid_field", message: "a field is invalid",
 		detail: func(err error) (string, map[string]any) {
@@ -87,7 +97,6 @@ var errorTable = []rule{
 			return "", nil
 		}},
 	{is: players.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "not found"},
-	{is: players.ErrUnavailable, status: http.StatusServiceUnavailable, code: "store_unavailable", message: "a store is unavailable; try again shortly"},
 
 	// games
 	{as: func(err error) bool { var e *games.MoveError; return errors.As(err, &e) },
@@ -122,35 +131,33 @@ var errorTable = []rule{
 			errors.As(err, &e)
 			return e.Error(), map[string]any{"field": e.Field, "reason": e.Msg}
 		}},
-	{as: func(err error) bool { var e *games.UnknownPlayerError; return errors.As(err, &e) },
+	{as: func(err error) bool { var e *intake.UnknownPlayerError; return errors.As(err, &e) },
 		status: http.StatusUnprocessableEntity, code: "unknown_player", message: "a player of the game is unknown",
 		detail: func(err error) (string, map[string]any) {
-			var e *games.UnknownPlayerError
+			var e *intake.UnknownPlayerError
 			errors.As(err, &e)
 			return e.Error(), map[string]any{"side": e.Side, "username": e.Username}
 		}},
-	{as: func(err error) bool { var e *games.ConflictError; return errors.As(err, &e) },
+	{as: func(err error) bool { var e *intake.ConflictError; return errors.As(err, &e) },
 		status: http.StatusConflict, code: "source_conflict", message: "another game has this source_id",
 		detail: func(err error) (string, map[string]any) {
-			var e *games.ConflictError
+			var e *intake.ConflictError
 			errors.As(err, &e)
 			return e.Error(), map[string]any{"source_id": e.SourceID, "game_id": e.GameID}
 		}},
-	{is: games.ErrNotPending, status: http.StatusConflict, code: "game_not_pending", message: "the game named is not waiting for its result (finished or expired)"},
-	{is: games.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "no such game"},
-	{is: games.ErrUnavailable, status: http.StatusServiceUnavailable, code: "store_unavailable", message: "a store is unavailable; try again shortly"},
+	{is: intake.ErrNotPending, status: http.StatusConflict, code: "game_not_pending", message: "the game named is not waiting for its result (finished or expired)"},
+	{is: intake.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "no such game"},
 
 	// rating
 	{is: rating.ErrBusy, status: http.StatusServiceUnavailable, code: "busy", message: "the players are busy with other games; try again",
 		detail: func(error) (string, map[string]any) { return "", map[string]any{retryAfterKey: int64(1)} }},
-	{is: rating.ErrUnavailable, status: http.StatusServiceUnavailable, code: "store_unavailable", message: "a store is unavailable; try again shortly"},
 	{is: rating.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "not found"},
 
 	// exams (ranks) and check-ins
-	{as: func(err error) bool { var e *ranks.ValidationError; return errors.As(err, &e) },
+	{as: func(err error) bool { var e *exams.ValidationError; return errors.As(err, &e) },
 		status: http.StatusBadRequest, code: "invalid_field", message: "a field of the exam schedule is invalid",
 		detail: func(err error) (string, map[string]any) {
-			var e *ranks.ValidationError
+			var e *exams.ValidationError
 			errors.As(err, &e)
 			fields := make([]map[string]any, len(e.Fields))
 			for i, f := range e.Fields {
@@ -158,19 +165,19 @@ var errorTable = []rule{
 			}
 			return strings.TrimPrefix(e.Error(), "ranks: "), map[string]any{"field": e.Fields[0].Field, "reason": e.Fields[0].Reason, "fields": fields}
 		}},
-	{as: func(err error) bool { var e *ranks.RefusalError; return errors.As(err, &e) },
+	{as: func(err error) bool { var e *exams.RefusalError; return errors.As(err, &e) },
 		status: http.StatusUnprocessableEntity, code: "not_eligible", message: "the registration is refused",
 		detail: func(err error) (string, map[string]any) {
-			var e *ranks.RefusalError
+			var e *exams.RefusalError
 			errors.As(err, &e)
 			return e.Reason, map[string]any{"reason_code": e.Code, "reason": e.Reason}
 		}},
-	{is: ranks.ErrUnknownPlayer, status: http.StatusNotFound, code: "not_found", message: "no such player"},
-	{is: ranks.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "no such exam, session or promotion"},
-	{is: ranks.ErrConflict, status: http.StatusConflict, code: "conflict", message: "conflicts with what is stored"},
-	{is: ranks.ErrReasonRequired, status: http.StatusBadRequest, code: "missing_field", message: "field reason is required",
+	{is: exams.ErrUnknownPlayer, status: http.StatusNotFound, code: "not_found", message: "no such player"},
+	{is: exams.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "no such exam, session or promotion"},
+	{is: exams.ErrConflict, status: http.StatusConflict, code: "conflict", message: "conflicts with what is stored"},
+	{is: exams.ErrReasonRequired, status: http.StatusBadRequest, code: "missing_field", message: "field reason is required",
 		detail: func(error) (string, map[string]any) { return "", map[string]any{"field": "reason"} }},
-	{is: games.ErrNotInGame, status: http.StatusForbidden, code: "not_your_game", message: "you play neither side of this game"},
+	{is: intake.ErrNotInGame, status: http.StatusForbidden, code: "not_your_game", message: "you play neither side of this game"},
 
 	// matchmaking
 	{as: func(err error) bool { var e *matchmaking.FieldError; return errors.As(err, &e) },

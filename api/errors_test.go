@@ -15,6 +15,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/weiqi-platform/rank/internal/outage"
 	"github.com/weiqi-platform/rank/players"
 )
 
@@ -75,7 +76,10 @@ func TestUnknownErrorsAreHiddenAndLoggedOnce(t *testing.T) {
 	secret := "connection to mongodb://root:hunter2@db:27017 refused"
 	s.engine.GET("/test/unknown", func(c *gin.Context) { s.fail(c, errors.New(secret)) })
 	s.engine.GET("/test/unavailable", func(c *gin.Context) {
-		s.fail(c, fmt.Errorf("playerdb: read: %w: %w", players.ErrUnavailable, errors.New(secret)))
+		s.fail(c, fmt.Errorf("playerdb: read: %w", outage.Wrap("mongo", "playerdb: read", errors.New(secret))))
+	})
+	s.engine.GET("/test/queue-unavailable", func(c *gin.Context) {
+		s.fail(c, outage.Wrap("redis", "redisqueue: add ticket", errors.New(secret)))
 	})
 	for _, tc := range []struct {
 		path   string
@@ -84,6 +88,7 @@ func TestUnknownErrorsAreHiddenAndLoggedOnce(t *testing.T) {
 	}{
 		{"/test/unknown", 500, "internal"},
 		{"/test/unavailable", 503, "store_unavailable"},
+		{"/test/queue-unavailable", 503, "store_unavailable"},
 	} {
 		logs.Reset()
 		rec := serve(s, "GET", tc.path)
@@ -99,6 +104,9 @@ func TestUnknownErrorsAreHiddenAndLoggedOnce(t *testing.T) {
 		}
 		if n := strings.Count(logs.String(), "hunter2"); n != 1 {
 			t.Fatalf("%s: the error is logged %d times, want once:\n%s", tc.path, n, logs)
+		}
+		if tc.status == 503 && rec.Header().Get("Retry-After") == "" {
+			t.Fatalf("%s: a 503 without Retry-After", tc.path)
 		}
 		if id := rec.Header().Get(RequestIDHeader); tc.code == "internal" && !strings.Contains(body.Error.Message, id) {
 			t.Fatalf("internal error message %q does not quote request id %s", body.Error.Message, id)

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"encoding/base64"
 	"errors"
 	"net/http"
@@ -11,30 +10,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/players"
-	"github.com/weiqi-platform/rank/ranks"
 )
-
-// Exams is what the exam routes need of ranks.ExamService.
-type Exams interface {
-	CreateSchedule(ctx context.Context, id string, d ranks.ExamDraft, by string) (ranks.ExamSchedule, error)
-	Schedules(ctx context.Context) ([]ranks.ExamSchedule, error)
-	Schedule(ctx context.Context, id string) (ranks.ExamSchedule, error)
-	NextSession(s ranks.ExamSchedule) (time.Time, error)
-	Register(ctx context.Context, req ranks.RegisterRequest) (ranks.Registration, bool, error)
-	Sessions(ctx context.Context, scheduleID string) ([]ranks.ExamSession, error)
-	Results(ctx context.Context, sessionID string) ([]ranks.ExamResult, error)
-	Promotions(ctx context.Context, state string) ([]ranks.ExamResult, error)
-	Approve(ctx context.Context, resultID, admin, reason string) (ranks.ExamResult, error)
-	Reject(ctx context.Context, resultID, admin, reason string) (ranks.ExamResult, error)
-}
-
-// CheckIns is what the check-in route needs of games.Attendance.
-type CheckIns interface {
-	CheckIn(ctx context.Context, gameID, player string) (games.StoredGame, error)
-	Present(ctx context.Context, gameID string) ([]string, error)
-}
 
 // playRoles are the accounts that may play (and so register for exams
 // and check in): every one but a game server's.
@@ -68,32 +46,32 @@ func idempotencyKey(c *gin.Context) (string, error) {
 
 // scheduleJSON is an exam schedule as the API shows it.
 type scheduleJSON struct {
-	ID                 string            `json:"id"`
-	TargetRank         string            `json:"target_rank"`
-	Cron               string            `json:"cron"`
-	RegistrationOpens  string            `json:"registration_opens"`
-	RegistrationCloses string            `json:"registration_closes"`
-	SessionLength      string            `json:"session_length"`
-	GamesPerCandidate  int               `json:"games_per_candidate"`
-	WinsNeeded         int               `json:"wins_needed"`
-	MinLadderRank      string            `json:"min_ladder_rank"`
-	NominationWaives   bool              `json:"nomination_waives"`
-	BoardSize          int               `json:"board_size"`
-	Rules              string            `json:"rules"`
-	TimeControl        ranks.TimeControl `json:"time_control"`
-	Rated              bool              `json:"rated"`
-	NeedsApproval      bool              `json:"needs_approval"`
-	CreatedBy          string            `json:"created_by"`
-	CreatedAt          time.Time         `json:"created_at"`
-	NextSession        *time.Time        `json:"next_session,omitempty"`
+	ID                 string                   `json:"id"`
+	TargetRank         string                   `json:"target_rank"`
+	Cron               string                   `json:"cron"`
+	RegistrationOpens  string                   `json:"registration_opens"`
+	RegistrationCloses string                   `json:"registration_closes"`
+	SessionLength      string                   `json:"session_length"`
+	GamesPerCandidate  int                      `json:"games_per_candidate"`
+	WinsNeeded         int                      `json:"wins_needed"`
+	MinLadderRank      string                   `json:"min_ladder_rank"`
+	NominationWaives   bool                     `json:"nomination_waives"`
+	BoardSize          int                      `json:"board_size"`
+	Rules              string                   `json:"rules"`
+	TimeControl        exams.TimeControlSeconds `json:"time_control"`
+	Rated              bool                     `json:"rated"`
+	NeedsApproval      bool                     `json:"needs_approval"`
+	CreatedBy          string                   `json:"created_by"`
+	CreatedAt          time.Time                `json:"created_at"`
+	NextSession        *time.Time               `json:"next_session,omitempty"`
 }
 
-func (s *Server) toScheduleJSON(sch ranks.ExamSchedule) scheduleJSON {
+func (s *Server) toScheduleJSON(sch exams.Schedule) scheduleJSON {
 	out := scheduleJSON{
 		ID: sch.ID, TargetRank: sch.Target.String(), Cron: sch.Cron, RegistrationOpens: sch.RegistrationOpens.String(),
 		RegistrationCloses: sch.RegistrationCloses.String(), SessionLength: sch.SessionLength.String(),
 		GamesPerCandidate: sch.Games, WinsNeeded: sch.WinsNeeded, MinLadderRank: sch.MinLadderRank.String(),
-		NominationWaives: sch.NominationWaives, BoardSize: sch.BoardSize, Rules: sch.Rules, TimeControl: sch.TimeControl,
+		NominationWaives: sch.NominationWaives, BoardSize: sch.BoardSize, Rules: sch.Rules, TimeControl: exams.SecondsOf(sch.TimeControl),
 		Rated: sch.Rated, NeedsApproval: sch.NeedsApproval, CreatedBy: sch.CreatedBy, CreatedAt: sch.CreatedAt.UTC(),
 	}
 	if next, err := s.deps.Exams.NextSession(sch); err == nil && !next.IsZero() {
@@ -109,14 +87,14 @@ func (s *Server) createExam(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	var d ranks.ExamDraft
+	var d exams.Draft
 	if err := decodeJSON(c, &d); err != nil {
 		s.fail(c, err)
 		return
 	}
 	by, _ := principalOf(c)
 	sch, err := s.deps.Exams.CreateSchedule(c.Request.Context(), key, d, by.Username)
-	if errors.Is(err, ranks.ErrConflict) {
+	if errors.Is(err, exams.ErrConflict) {
 		err = &Error{Status: http.StatusConflict, Code: "idempotency_key_reused",
 			Message: "the Idempotency-Key names another exam schedule", Details: map[string]any{"id": key}}
 	}
@@ -154,7 +132,7 @@ func (s *Server) listExams(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	page, err := pageAfter(c, all, func(x ranks.ExamSchedule) string { return x.ID }, s.toScheduleJSON)
+	page, err := pageAfter(c, all, func(x exams.Schedule) string { return x.ID }, s.toScheduleJSON)
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -192,10 +170,10 @@ func (s *Server) registerForExam(c *gin.Context) {
 	}
 	ctx := c.Request.Context()
 	caller, _ := principalOf(c)
-	req := ranks.RegisterRequest{ScheduleID: c.Param("id"), Player: caller.Username, Role: in.Role}
+	req := exams.RegisterRequest{ScheduleID: c.Param("id"), Player: caller.Username, Role: in.Role}
 	if in.Player != "" {
-		name, err := s.deps.Directory.Resolve(ctx, in.Player)
-		if errors.Is(err, games.ErrUnknownPlayer) {
+		name, err := s.deps.Players.Playable(ctx, in.Player)
+		if errors.Is(err, players.ErrNotFound) || errors.Is(err, players.ErrCannotPlay) {
 			err = &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no player " + in.Player, Details: map[string]any{"field": "player"}}
 		}
 		if err != nil {
@@ -230,13 +208,13 @@ type examGameJSON struct {
 	GameID  string            `json:"game_id"` // the stored (pending) game: check in and submit under it
 	Black   string            `json:"black"`
 	White   string            `json:"white"`
-	Settled *ranks.Settlement `json:"settled,omitempty"`
+	Settled *exams.Settlement `json:"settled,omitempty"`
 }
 
 // standingJSON is one candidate's record in a session.
 type standingJSON struct {
 	Player      string      `json:"player"`
-	Tally       ranks.Tally `json:"tally"`
+	Tally       exams.Tally `json:"tally"`
 	Short       int         `json:"short,omitempty"` // games the pairing could not give
 	Result      string      `json:"result,omitempty"`
 	PromotionID string      `json:"promotion_id,omitempty"`
@@ -269,16 +247,16 @@ func (s *Server) listSessions(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	results := map[string]ranks.ExamResult{}
+	results := map[string]exams.Result{}
 	var rerr error
-	show := func(x ranks.ExamSession) sessionJSON {
+	show := func(x exams.Session) sessionJSON {
 		out := sessionJSON{ID: x.ID, ScheduleID: x.ScheduleID, At: x.At.UTC(), Deadline: x.Deadline.UTC(), State: x.State,
 			TargetRank: x.Target.String(), GamesPerCandidate: x.Games, WinsNeeded: x.WinsNeeded, NeedsApproval: x.Approval,
 			Candidates: nonNilStrings(x.Candidates), Examiners: nonNilStrings(x.Examiners), Games: []examGameJSON{}, Standings: []standingJSON{}}
 		for _, g := range x.Pairing {
-			out.Games = append(out.Games, examGameJSON{ID: g.ID, GameID: s.deps.ExamGameID(g.ID), Black: g.Black, White: g.White, Settled: g.Settled})
+			out.Games = append(out.Games, examGameJSON{ID: g.ID, GameID: exams.GameID(g.ID), Black: g.Black, White: g.White, Settled: g.Settled})
 		}
-		if x.State == ranks.SessionGrading || x.State == ranks.SessionGraded {
+		if x.State == exams.SessionGrading || x.State == exams.SessionGraded {
 			rs, err := s.deps.Exams.Results(ctx, x.ID)
 			rerr = errors.Join(rerr, err)
 			for _, r := range rs {
@@ -286,7 +264,7 @@ func (s *Server) listSessions(c *gin.Context) {
 			}
 		}
 		for _, p := range x.Candidates {
-			st := standingJSON{Player: p, Tally: ranks.TallyGames(p, x.Pairing), Short: x.Short[p]}
+			st := standingJSON{Player: p, Tally: exams.TallyGames(p, x.Pairing), Short: x.Short[p]}
 			if r, ok := results[x.ID+"/"+p]; ok {
 				st.Result, st.PromotionID = r.State, PromotionID(r.ID)
 			}
@@ -294,7 +272,7 @@ func (s *Server) listSessions(c *gin.Context) {
 		}
 		return out
 	}
-	page, err := pageAfter(c, all, func(x ranks.ExamSession) string { return x.ID }, show)
+	page, err := pageAfter(c, all, func(x exams.Session) string { return x.ID }, show)
 	if err == nil {
 		err = rerr
 	}
@@ -333,7 +311,7 @@ type promotionJSON struct {
 	ScheduleID string      `json:"schedule_id"`
 	Player     string      `json:"player"`
 	TargetRank string      `json:"target_rank"`
-	Tally      ranks.Tally `json:"tally"`
+	Tally      exams.Tally `json:"tally"`
 	WinsNeeded int         `json:"wins_needed"`
 	Evidence   []string    `json:"evidence"`
 	State      string      `json:"state"`
@@ -343,12 +321,12 @@ type promotionJSON struct {
 	DecidedAt  *time.Time  `json:"decided_at,omitempty"`
 }
 
-func (s *Server) toPromotionJSON(r ranks.ExamResult) promotionJSON {
+func (s *Server) toPromotionJSON(r exams.Result) promotionJSON {
 	out := promotionJSON{ID: PromotionID(r.ID), SessionID: r.SessionID, ScheduleID: r.ScheduleID, Player: r.Player,
 		TargetRank: r.Target.String(), Tally: r.Tally, WinsNeeded: r.WinsNeeded, Evidence: []string{}, State: r.State,
 		GradedAt: r.GradedAt.UTC(), DecidedBy: r.DecidedBy, Reason: r.Reason}
 	for _, id := range r.Evidence {
-		out.Evidence = append(out.Evidence, s.deps.ExamGameID(id))
+		out.Evidence = append(out.Evidence, exams.GameID(id))
 	}
 	if !r.DecidedAt.IsZero() {
 		t := r.DecidedAt.UTC()
@@ -358,10 +336,10 @@ func (s *Server) toPromotionJSON(r ranks.ExamResult) promotionJSON {
 }
 
 // resultStates are the states ?state= accepts.
-var resultStates = []string{ranks.ResultAwaiting, ranks.ResultApproved, ranks.ResultRejected, ranks.ResultCertified, ranks.ResultPassed, ranks.ResultFailed}
+var resultStates = []string{exams.ResultAwaiting, exams.ResultApproved, exams.ResultRejected, exams.ResultCertified, exams.ResultPassed, exams.ResultFailed}
 
 func (s *Server) listPromotions(c *gin.Context) {
-	state := c.DefaultQuery("state", ranks.ResultAwaiting)
+	state := c.DefaultQuery("state", exams.ResultAwaiting)
 	if !slices.Contains(resultStates, state) {
 		s.fail(c, &Error{Status: http.StatusBadRequest, Code: "invalid_parameter", Message: "state must be one of " + joinQuoted(resultStates),
 			Details: map[string]any{"parameter": "state"}})
@@ -372,7 +350,7 @@ func (s *Server) listPromotions(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	page, err := pageAfter(c, all, func(x ranks.ExamResult) string { return x.ID }, s.toPromotionJSON)
+	page, err := pageAfter(c, all, func(x exams.Result) string { return x.ID }, s.toPromotionJSON)
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -411,7 +389,7 @@ func (s *Server) decidePromotion(approve bool) gin.HandlerFunc {
 			decide = s.deps.Exams.Approve
 		}
 		r, err := decide(c.Request.Context(), id, by.Username, in.Reason)
-		if errors.Is(err, ranks.ErrConflict) {
+		if errors.Is(err, exams.ErrConflict) {
 			err = &Error{Status: http.StatusConflict, Code: "promotion_decided", Message: "the promotion is not awaiting approval (decided before, or not a pass)"}
 		}
 		if err != nil {
@@ -435,12 +413,12 @@ type checkInJSON struct {
 func (s *Server) checkIn(c *gin.Context) {
 	caller, _ := principalOf(c)
 	ctx := c.Request.Context()
-	g, err := s.deps.CheckIns.CheckIn(ctx, c.Param("id"), caller.Username)
+	g, err := s.deps.Games.CheckIn(ctx, c.Param("id"), caller.Username)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	present, err := s.deps.CheckIns.Present(ctx, g.ID)
+	present, err := s.deps.Games.Present(ctx, g.ID)
 	if err != nil {
 		s.fail(c, err)
 		return

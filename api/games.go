@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math"
@@ -14,13 +13,9 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/intake"
+	"github.com/weiqi-platform/rank/rating"
 )
-
-// Games is what the routes need of games.Intake.
-type Games interface {
-	Submit(ctx context.Context, s games.Submission) (games.Accepted, error)
-	Game(ctx context.Context, id string) (games.StoredGame, error)
-}
 
 // SGFType is the media type of SGF, in and out.
 const SGFType = "application/x-go-sgf"
@@ -116,13 +111,7 @@ func (in gameIn) record() (*games.Record, error) {
 		}
 		r.EndBy = c
 	}
-	// The side that resigned, timed out or forfeited is the loser the
-	// claimed result names, when end_by does not say.
-	if r.EndBy == games.Empty && (r.End == games.EndResign || r.End == games.EndTime || r.End == games.EndForfeit) {
-		if res, ok, err := games.ParseResult(in.Result); err == nil && ok && res.Winner != games.Empty {
-			r.EndBy = res.Winner.Opponent()
-		}
-	}
+	r.InferEndBy()
 	for i, s := range in.Dead {
 		p, err := games.ParseSGFPoint(s)
 		if err != nil {
@@ -153,22 +142,22 @@ func parseMove(s string, next games.Color) (games.Move, error) {
 
 // submission reads either body form: JSON, or raw SGF with the source_id
 // (and optionally game_id, rated) in the query.
-func (s *Server) submission(c *gin.Context) (games.Submission, error) {
+func (s *Server) submission(c *gin.Context) (intake.Submission, error) {
 	by, _ := principalOf(c)
 	mt, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type"))
 	if mt == SGFType {
 		body, err := io.ReadAll(c.Request.Body)
 		if err != nil {
-			return games.Submission{}, err
+			return intake.Submission{}, err
 		}
 		if len(body) == 0 {
-			return games.Submission{}, &Error{Status: http.StatusBadRequest, Code: "invalid_sgf", Message: "the request body is empty; send the SGF text", Details: map[string]any{"offset": 0}}
+			return intake.Submission{}, &Error{Status: http.StatusBadRequest, Code: "invalid_sgf", Message: "the request body is empty; send the SGF text", Details: map[string]any{"offset": 0}}
 		}
-		sub := games.Submission{SourceID: c.Query("source_id"), GameID: c.Query("game_id"), SGF: body, By: by.Username, TimeControl: c.Query("time_control")}
+		sub := intake.Submission{SourceID: c.Query("source_id"), GameID: c.Query("game_id"), SGF: body, By: by.Username, TimeControl: c.Query("time_control")}
 		if v, ok := c.GetQuery("rated"); ok {
 			b, err := strconv.ParseBool(v)
 			if err != nil {
-				return games.Submission{}, &Error{Status: http.StatusBadRequest, Code: "invalid_parameter", Message: "rated must be true or false, got " + strconv.Quote(v), Details: map[string]any{"parameter": "rated"}}
+				return intake.Submission{}, &Error{Status: http.StatusBadRequest, Code: "invalid_parameter", Message: "rated must be true or false, got " + strconv.Quote(v), Details: map[string]any{"parameter": "rated"}}
 			}
 			sub.Rated = &b
 		}
@@ -176,16 +165,16 @@ func (s *Server) submission(c *gin.Context) (games.Submission, error) {
 	}
 	var in gameIn
 	if err := decodeJSON(c, &in); err != nil {
-		return games.Submission{}, err
+		return intake.Submission{}, err
 	}
 	if in.SourceID == "" && in.GameID == "" {
-		return games.Submission{}, requireFields("source_id", "")
+		return intake.Submission{}, requireFields("source_id", "")
 	}
 	rec, err := in.record()
 	if err != nil {
-		return games.Submission{}, err
+		return intake.Submission{}, err
 	}
-	sub := games.Submission{SourceID: in.SourceID, GameID: in.GameID, Black: in.Black, White: in.White, Record: rec,
+	sub := intake.Submission{SourceID: in.SourceID, GameID: in.GameID, Black: in.Black, White: in.White, Record: rec,
 		Rated: in.Rated, TimeControl: in.TimeControl, By: by.Username}
 	if rec == nil {
 		sub.SGF = []byte(in.SGF)
@@ -219,7 +208,7 @@ type gameJSON struct {
 	ExpiresAt   *time.Time    `json:"expires_at,omitempty"`
 }
 
-func toGameJSON(g games.StoredGame) gameJSON {
+func toGameJSON(g intake.StoredGame) gameJSON {
 	r := g.Record
 	out := gameJSON{
 		ID: g.ID, SourceID: g.SourceID, Status: string(g.Status), Black: g.Black, White: g.White, Rated: g.Rated,
@@ -270,9 +259,9 @@ type glickoJSON struct {
 	Volatility float64 `json:"volatility"`
 }
 
-func toPlayerAfter(p games.PlayerRating) playerAfterJSON {
-	return playerAfterJSON{Username: p.Username, Delta: p.Delta, Score: p.Score, Rank: p.Rank,
-		Glicko: glickoJSON{Rating: p.Rating, RD: p.RD, Volatility: p.Volatility}}
+func toPlayerAfter(p rating.PlayerResult) playerAfterJSON {
+	return playerAfterJSON{Username: p.Username, Delta: p.Delta, Score: p.Score, Rank: p.Rank().String(),
+		Glicko: glickoJSON{Rating: p.Glicko.Rating, RD: p.Glicko.RD, Volatility: p.Glicko.Volatility}}
 }
 
 type acceptedJSON struct {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/intake"
 )
 
 // FuzzGameBody: any JSON body either becomes a record that the engine
@@ -36,7 +37,7 @@ func FuzzGameBody(f *testing.F) {
 		}
 		// The unset fields take their defaults, as intake gives them.
 		if r.Size == 0 {
-			r.Size = games.DefaultSize
+			r.Size = intake.DefaultSize
 		}
 		if r.Rules == (games.Ruleset{}) {
 			r.Rules = games.Chinese()

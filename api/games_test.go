@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/players"
 )
 
@@ -227,7 +228,7 @@ func TestSubmitSGF(t *testing.T) {
 func TestPendingGame(t *testing.T) {
 	e := newGamesEnv(t)
 	ctx := context.Background()
-	p, err := e.intake.CreatePending(ctx, games.Pending{Black: "bob", White: "alice", Size: 9, Rules: games.Japanese(), Komi: 6.5, Rated: true, By: "matchmaking", TimeControl: "fischer 5m+10s"})
+	p, err := e.intake.CreatePending(ctx, intake.Pending{Black: "bob", White: "alice", Size: 9, Rules: games.Japanese(), Komi: 6.5, Rated: true, By: "matchmaking", TimeControl: games.TimePresets["blitz"]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +250,7 @@ func TestPendingGame(t *testing.T) {
 	e.submit(wrong, 422, "invalid_field")
 	out := e.submit(body, 201, "")
 	g := out.JSON["game"].(map[string]any)
-	if g["id"] != p.ID || g["black"] != "bob" || g["rules"] != "japanese" || g["time_control"] != "fischer 5m+10s" || g["status"] != "rated" {
+	if g["id"] != p.ID || g["black"] != "bob" || g["rules"] != "japanese" || g["time_control"] != "300+3x10" || g["status"] != "rated" {
 		t.Fatalf("finished pending game %v", g)
 	}
 	e.submit(body, 200, "")
@@ -259,12 +260,12 @@ func TestPendingGame(t *testing.T) {
 	e.submit(other, 409, "source_conflict")
 
 	// Expiry voids a pending game that never finished.
-	clock := time.Now().Add(48 * time.Hour)
-	old, err := e.intake.CreatePending(ctx, games.Pending{Black: "alice", White: "bob", Size: 9, Rules: games.Chinese(), Komi: 7, Rated: true, TTL: time.Hour})
+	old, err := e.intake.CreatePending(ctx, intake.Pending{Black: "alice", White: "bob", Size: 9, Rules: games.Chinese(), Komi: 7, Rated: true, TTL: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := games.NewIntake(e.gstore, nil, nil, nil, games.IntakeConfig{Now: func() time.Time { return clock }}).ExpirePending(ctx)
+	e.mm.advance(48 * time.Hour)
+	n, err := e.intake.ExpirePending(ctx)
 	if err != nil || n != 1 {
 		t.Fatalf("ExpirePending = %d, %v", n, err)
 	}
@@ -272,7 +273,7 @@ func TestPendingGame(t *testing.T) {
 	delete(late, "source_id")
 	late["game_id"] = old.ID
 	e.submit(late, 409, "game_not_pending")
-	if _, err := e.intake.CreatePending(ctx, games.Pending{Black: "alice", White: "nobody"}); err == nil {
+	if _, err := e.intake.CreatePending(ctx, intake.Pending{Black: "alice", White: "nobody"}); err == nil {
 		t.Fatal("a pending game with an unknown player was created")
 	}
 }

@@ -5,111 +5,75 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/legacy"
+	"github.com/jonboulle/clockwork"
 
 	"github.com/weiqi-platform/rank/api"
-	"github.com/weiqi-platform/rank/games"
-	"github.com/weiqi-platform/rank/games/gamedb"
-	"github.com/weiqi-platform/rank/internal/gamerate"
+	"github.com/weiqi-platform/rank/intake"
+	"github.com/weiqi-platform/rank/internal/app"
+	"github.com/weiqi-platform/rank/internal/apptest"
 	"github.com/weiqi-platform/rank/internal/metrics"
-	"github.com/weiqi-platform/rank/internal/testsvc"
 	"github.com/weiqi-platform/rank/players"
-	"github.com/weiqi-platform/rank/players/playerdb"
-	"github.com/weiqi-platform/rank/players/playerredis"
 	"github.com/weiqi-platform/rank/rating"
-	"github.com/weiqi-platform/rank/rating/ratingdb"
 )
 
-// env is the real router on real stores: players on embedded FerretDB (or
-// MongoDB) and the login limiter on the test redis-server.
+// env is the real router, wired as rankd wires it (internal/app), on the
+// real stores: embedded FerretDB (or MongoDB) and the test redis-server,
+// with one settable clock.
 type env struct {
 	t       *testing.T
+	stack   *apptest.Stack
 	srv     *api.Server
 	players *players.Service
 	metrics *metrics.Registry
-	intake  *games.Intake
+	intake  *intake.Intake
 	ratings *rating.Service
 	rstore  rating.Store
-	gstore  games.Store
+	gstore  intake.Store
 	audit   *auditRig // exams, check-ins, jobs (auditenv_test.go)
 	mm      *mmRig    // matchmaking (matchmaking_test.go)
-	logs    *syncBuffer
+	logs    *apptest.Buffer
 	router  routers.Router
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
+// envStart is where the env's clock starts (exam tests move it to their
+// firings and deadlines).
+var envStart = time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+// envTokenTTL outlives every clock move of the tests.
+const envTokenTTL = 365 * 24 * time.Hour
 
-type option func(*api.Deps, *players.Config)
+type option func(*app.Config, *[]api.Check)
 
 func newEnv(t *testing.T, opts ...option) *env {
 	t.Helper()
-	db := testsvc.Mongo(t)
-	store, err := playerdb.New(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := testsvc.Redis(t)
-	logs := &syncBuffer{}
-	reg := metrics.New()
-	deps := api.Deps{
-		Logger:         slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Metrics:        reg,
-		MetricsHandler: reg.Handler(),
-		Checks: []api.Check{
-			{Name: "mongo", Ping: func(ctx context.Context) error { return db.Client().Ping(ctx, nil) }},
-			{Name: "redis", Ping: func(ctx context.Context) error { return rdb.Ping(ctx).Err() }},
-		},
-	}
-	cfg := players.Config{}
+	clock := clockwork.NewFakeClockAt(envStart)
+	cfg := app.Config{Players: players.Config{TokenTTL: envTokenTTL}}
+	var checks []api.Check
+	replace := false
 	for _, o := range opts {
-		o(&deps, &cfg)
+		o(&cfg, &checks)
+		replace = replace || checks != nil
 	}
-	svc := players.NewService(store, playerredis.New(rdb), cfg)
-	deps.Accounts = svc
-	gstore, err := gamedb.New(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rstore, err := ratingdb.New(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ratings := rating.NewService(rstore, rating.ServiceConfig{Recorder: reg})
-	directory := gamerate.NewPlayers(store)
-	intake := games.NewIntake(gstore, gamerate.Rater{Service: ratings}, directory, reg, games.IntakeConfig{})
-	deps.Games, deps.Ratings, deps.Directory = intake, ratings, directory
-	audit := wireAudit(t, &deps, db, rdb, intake, ratings, directory)
-	mm := wireMatchmaking(t, &deps, rdb, intake)
-	srv, err := api.New(deps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &env{t: t, srv: srv, players: svc, metrics: reg, logs: logs, router: openAPIRouter(t), intake: intake, ratings: ratings, rstore: rstore, gstore: gstore, audit: audit, mm: mm}
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("server log:\n%s", logs.String())
+	st := apptest.Real(t, apptest.Clock(clock), apptest.Config(cfg), apptest.Wrap(func(s app.Stores) app.Stores {
+		if replace {
+			s.Checks = checks
 		}
-	})
+		return s
+	}))
+	e := &env{t: t, stack: st, srv: st.Handler, players: st.Players, metrics: st.Metrics, logs: st.Logs, router: openAPIRouter(t),
+		intake: st.Intake, ratings: st.Ratings, rstore: st.Stores.Ratings, gstore: st.Stores.Games,
+		audit: &auditRig{clock: setClock{clock}, exams: st.Exams, runner: st.Jobs}, mm: &mmRig{clock: clock, svc: st.Matchmaking}}
 	return e
 }
 
@@ -253,10 +217,17 @@ func (e *env) account(name string, role players.Role) string {
 	return tok.Secret
 }
 
-func withBodyLimit(n int64) option { return func(d *api.Deps, _ *players.Config) { d.BodyLimit = n } }
-func withPlayers(c players.Config) option {
-	return func(_ *api.Deps, p *players.Config) { *p = c }
+func withBodyLimit(n int64) option { return func(c *app.Config, _ *[]api.Check) { c.BodyLimit = n } }
+func withPlayers(p players.Config) option {
+	return func(c *app.Config, _ *[]api.Check) {
+		if p.TokenTTL == 0 {
+			p.TokenTTL = envTokenTTL
+		}
+		c.Players = p
+	}
 }
-func withChecks(c ...api.Check) option { return func(d *api.Deps, _ *players.Config) { d.Checks = c } }
+func withChecks(cs ...api.Check) option {
+	return func(_ *app.Config, checks *[]api.Check) { *checks = append([]api.Check{}, cs...) }
+}
 
 func newRecorder() *httptest.ResponseRecorder { return httptest.NewRecorder() }

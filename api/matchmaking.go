@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -10,19 +9,11 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/ranks"
 )
-
-// Matchmaking is what the matchmaking routes need of matchmaking.Service.
-type Matchmaking interface {
-	Enqueue(ctx context.Context, req matchmaking.Request) (matchmaking.Ticket, error)
-	Mine(ctx context.Context, player string) (matchmaking.Ticket, error)
-	Cancel(ctx context.Context, player string) (matchmaking.Ticket, error)
-	Pools(ctx context.Context) ([]matchmaking.PoolStats, error)
-	Now() time.Time
-}
 
 func (s *Server) matchmakingRoutes(authed *gin.RouterGroup) {
 	// Tickets are the caller's own: there is no route to another's.
@@ -45,9 +36,9 @@ type ticketIn struct {
 
 type timeControlIn struct {
 	Preset        string `json:"preset"`
-	MainSeconds   int    `json:"main_seconds"`
-	Periods       int    `json:"periods"`
-	PeriodSeconds int    `json:"period_seconds"`
+	MainSeconds   int64  `json:"main_seconds"`
+	Periods       int64  `json:"periods"`
+	PeriodSeconds int64  `json:"period_seconds"`
 }
 
 // rankRangeIn is the opponents' ranks a player accepts, either end open.
@@ -63,7 +54,7 @@ type timeControlJSON struct {
 	PeriodSeconds int64  `json:"period_seconds"`
 }
 
-func toTimeControlJSON(tc matchmaking.TimeControl) timeControlJSON {
+func toTimeControlJSON(tc games.TimeControl) timeControlJSON {
 	return timeControlJSON{Preset: tc.Preset, MainSeconds: int64(tc.Main / time.Second), Periods: tc.Periods, PeriodSeconds: int64(tc.Period / time.Second)}
 }
 
@@ -137,30 +128,37 @@ func invalidField(field, msg string) error {
 }
 
 // timeControl reads a preset name or an explicit time control.
-func timeControl(raw json.RawMessage) (matchmaking.TimeControl, error) {
+func timeControl(raw json.RawMessage) (games.TimeControl, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return matchmaking.TimeControl{}, &Error{Status: http.StatusBadRequest, Code: "missing_field",
+		return games.TimeControl{}, &Error{Status: http.StatusBadRequest, Code: "missing_field",
 			Message: "field time_control is required: a preset name (blitz, rapid, standard, slow) or {main_seconds, periods, period_seconds}",
 			Details: map[string]any{"field": "time_control"}}
 	}
 	if raw[0] == '"' {
 		var name string
 		if err := json.Unmarshal(raw, &name); err != nil {
-			return matchmaking.TimeControl{}, badJSON("field time_control: "+err.Error(), map[string]any{"field": "time_control"})
+			return games.TimeControl{}, badJSON("field time_control: "+err.Error(), map[string]any{"field": "time_control"})
 		}
-		return matchmaking.TimeControl{Preset: name}, nil
+		return games.TimeControl{Preset: name}, nil
 	}
 	var in timeControlIn
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
-		return matchmaking.TimeControl{}, &Error{Status: http.StatusBadRequest, Code: "invalid_json",
+		return games.TimeControl{}, &Error{Status: http.StatusBadRequest, Code: "invalid_json",
 			Message: "field time_control must be a preset name or {preset, main_seconds, periods, period_seconds}: " + err.Error(),
 			Details: map[string]any{"field": "time_control"}}
 	}
-	return matchmaking.TimeControl{Preset: in.Preset, Main: time.Duration(in.MainSeconds) * time.Second,
-		Periods: in.Periods, Period: time.Duration(in.PeriodSeconds) * time.Second}, nil
+	tc, err := games.Seconds(in.MainSeconds, in.Periods, in.PeriodSeconds)
+	if err != nil {
+		var ie *games.InvalidRecordError
+		errors.As(err, &ie)
+		field := map[string]string{"main": "main_seconds", "periods": "periods", "period": "period_seconds"}[ie.Field]
+		return games.TimeControl{}, invalidField("time_control."+field, ie.Msg)
+	}
+	tc.Preset = in.Preset
+	return tc, nil
 }
 
 // scoreRange turns a rank range into ladder scores: the lower rank's
@@ -193,7 +191,7 @@ func rankBounds(field, text string) (lo, hi *int, err error) {
 	if err != nil {
 		return nil, nil, invalidField(field, err.Error())
 	}
-	if lo, hi, err = rankScores(rk); err != nil {
+	if lo, hi, err = rk.Band(); err != nil {
 		return nil, nil, invalidField(field, "rank "+rk.String()+" is not on the ladder (9k to 9d)")
 	}
 	return lo, hi, nil

@@ -2,46 +2,22 @@ package api_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
-	"github.com/weiqi-platform/rank/api"
-	"github.com/weiqi-platform/rank/games"
-	"github.com/weiqi-platform/rank/internal/mmports"
+	"github.com/jonboulle/clockwork"
 	"github.com/weiqi-platform/rank/matchmaking"
-	"github.com/weiqi-platform/rank/matchmaking/redisqueue"
 	"github.com/weiqi-platform/rank/players"
 )
 
-// mmRig is matchmaking on the test redis-server and the real intake, with
-// its own settable clock; passes run when a test says so.
+// mmRig is matchmaking on the test redis-server and the real intake, and
+// the env's clock; passes run when a test says so.
 type mmRig struct {
-	mu  sync.Mutex
-	now time.Time
-	svc *matchmaking.Service
+	clock *clockwork.FakeClock
+	svc   *matchmaking.Service
 }
 
-func (r *mmRig) Now() time.Time { r.mu.Lock(); defer r.mu.Unlock(); return r.now }
-func (r *mmRig) advance(d time.Duration) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.now = r.now.Add(d)
-}
-
-func wireMatchmaking(t *testing.T, d *api.Deps, rdb *redis.Client, intake *games.Intake) *mmRig {
-	t.Helper()
-	r := &mmRig{now: time.Now().UTC().Truncate(time.Millisecond)}
-	q := redisqueue.New(rdb)
-	svc, err := matchmaking.New(q, mmports.Games{Intake: intake}, q, matchmaking.Config{Now: r.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.svc, d.Matchmaking = svc, svc
-	return r
-}
+func (r *mmRig) advance(d time.Duration) { r.clock.Advance(d) }
 
 // pass runs one pairing pass over every pool.
 func (e *env) pass() []matchmaking.PassReport {

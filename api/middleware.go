@@ -120,7 +120,7 @@ func (s *Server) authenticate(c *gin.Context) {
 		s.fail(c, &Error{Status: http.StatusUnauthorized, Code: "unauthenticated", Message: "the Authorization header must be \"Bearer <token>\""})
 		return
 	}
-	p, err := s.deps.Accounts.Authenticate(c.Request.Context(), token)
+	p, err := s.deps.Players.Authenticate(c.Request.Context(), token)
 	if err != nil {
 		s.fail(c, err)
 		return

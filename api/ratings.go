@@ -1,24 +1,16 @@
 package api
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/ranks"
 	"github.com/weiqi-platform/rank/rating"
 )
-
-// Ratings is what the routes need of rating.Service.
-type Ratings interface {
-	PlayerOrNew(ctx context.Context, username string) (rating.PlayerState, error)
-	History(ctx context.Context, username string, before int64, limit int) ([]rating.LedgerEntry, error)
-	Leaderboard(ctx context.Context, q rating.LeaderQuery) ([]rating.PlayerState, error)
-}
 
 // playerJSON is a player's rating as the API shows it: the ladder, and
 // the certified rank when they have one (set by an exam or an audited
@@ -72,8 +64,8 @@ func toHistoryJSON(e rating.LedgerEntry) historyJSON {
 // player resolves the {username} of the path to a player: 404 when there
 // is none. On false it has answered.
 func (s *Server) player(c *gin.Context) (string, bool) {
-	name, err := s.deps.Directory.Resolve(c.Request.Context(), c.Param("username"))
-	if errors.Is(err, games.ErrUnknownPlayer) {
+	name, err := s.deps.Players.Playable(c.Request.Context(), c.Param("username"))
+	if errors.Is(err, players.ErrNotFound) || errors.Is(err, players.ErrCannotPlay) {
 		s.fail(c, &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no player " + c.Param("username"), Details: map[string]any{"username": c.Param("username")}})
 		return "", false
 	}
@@ -147,29 +139,6 @@ func pageOf[R, T any](rows []R, limit int, item func(R) T, cursor func(R) any) (
 	return NewList(items, next), nil
 }
 
-// rankScores gives the scores of a ladder rank: nil bounds where the
-// ladder's ends are open (9k and below, 9d and above).
-func rankScores(r ranks.Rank) (lo, hi *int, err error) {
-	ladder := ranks.LadderRanks()
-	for i, lr := range ladder {
-		if lr != r {
-			continue
-		}
-		if i > 0 {
-			l, _ := r.LowestScore()
-			lo = &l
-		}
-		if i+1 < len(ladder) {
-			h, _ := ladder[i+1].LowestScore()
-			h--
-			hi = &h
-		}
-		return lo, hi, nil
-	}
-	return nil, nil, &Error{Status: http.StatusBadRequest, Code: "invalid_parameter",
-		Message: "rank " + r.String() + " is not on the ladder (9k to 9d)", Details: map[string]any{"parameter": "rank"}}
-}
-
 func (s *Server) getLeaderboard(c *gin.Context) {
 	var cur rating.LeaderCursor
 	limit, hasCursor, err := PageParams(c, &cur)
@@ -187,8 +156,9 @@ func (s *Server) getLeaderboard(c *gin.Context) {
 			s.fail(c, &Error{Status: http.StatusBadRequest, Code: "invalid_parameter", Message: perr.Error(), Details: map[string]any{"parameter": "rank"}})
 			return
 		}
-		if q.MinScore, q.MaxScore, err = rankScores(r); err != nil {
-			s.fail(c, err)
+		if q.MinScore, q.MaxScore, err = r.Band(); err != nil {
+			s.fail(c, &Error{Status: http.StatusBadRequest, Code: "invalid_parameter",
+				Message: "rank " + r.String() + " is not on the ladder (9k to 9d)", Details: map[string]any{"parameter": "rank"}})
 			return
 		}
 	}

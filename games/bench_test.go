@@ -156,17 +156,3 @@ func TestPlayAllocatesNothing(t *testing.T) {
 		t.Fatalf("%v allocations playing %d moves", allocs, len(r.Moves))
 	}
 }
-
-// BenchmarkContentHash: the idempotency hash of a 273-move game, taken
-// once per submission.
-func BenchmarkContentHash(b *testing.B) {
-	r := benchGame(b)
-	v, err := Judge(r)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		ContentHash("alice", "bob", true, r, v)
-	}
-}

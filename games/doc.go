@@ -40,18 +40,13 @@
 // the opponent ends up owning is proposed dead. A record still carries the
 // dead stones both players agreed.
 //
-// Game records are kept through the Store port (adapter gamedb, contract
-// suite gametest). Intake takes finished games in: it judges a
-// submission, stores it once per source_id (ContentHash tells a retry from
-// a conflict), has it rated through the Rater port, which games defines
-// and cmd fills with the rating service, and marks it rated; Recover
-// completes what a crash left. Pending games (a pairing, an exam) are
-// created by CreatePending, finished by a submission naming their id, and
-// voided by ExpirePending; Unfinished tells whether a player is in one. Attendance records who checked in for a
-// pending game (port Presence), which exam grading reads to tell the
-// absent side of an unplayed game.
+// Time controls (TimeControl, TimePresets) have one text form,
+// "600+3x30", used by pools, pending games and exams alike.
 //
-// games imports only the standard library: the rules and the record are
-// pure, and the intake does I/O only through its ports. It must not import
-// ranks, rating, any other package of this module, or any driver.
+// Storing, rating and pending games are the intake's (package intake,
+// above this one); this package only judges.
+//
+// games imports only the standard library: the rules, the record and
+// the time controls are pure. It must not import ranks, rating, any other
+// package of this module, or any driver.
 package games

@@ -65,25 +65,3 @@ func ExampleScorePosition() {
 	fmt.Println(s.Result, s.Black.Score, s.White.Score, s.MarginStones())
 	// Output: B+10 17.5 7.5 5
 }
-
-// ExampleContentHash: a game sent as SGF and the same game sent as fields
-// have one content hash, so the second is a retry, not a conflict.
-func ExampleContentHash() {
-	sgf := []byte("(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]RE[B+R];B[ee];W[cc];B[gc])")
-	a, _ := games.ParseRecord(sgf)
-	va, _ := games.Judge(a)
-
-	b := &games.Record{Size: 9, Rules: games.Chinese(), Komi: 7, End: games.EndResign, EndBy: games.White,
-		Moves: []games.Move{
-			games.Play(games.Black, games.Point{X: 4, Y: 4}),
-			games.Play(games.White, games.Point{X: 2, Y: 2}),
-			games.Play(games.Black, games.Point{X: 6, Y: 2}),
-		}}
-	vb, _ := games.Judge(b)
-
-	fmt.Println(games.ContentHash("alice", "bob", true, a, va) == games.ContentHash("alice", "bob", true, b, vb))
-	fmt.Println(games.ContentHash("alice", "bob", true, a, va) == games.ContentHash("bob", "alice", true, a, va))
-	// Output:
-	// true
-	// false
-}

@@ -3,6 +3,8 @@ package matchmaking
 import (
 	"context"
 	"time"
+
+	"github.com/weiqi-platform/rank/games"
 )
 
 // Queue is the shared state of every pool: tickets, the per-player pointer
@@ -131,12 +133,15 @@ type PendingGame struct {
 	White       string
 	BoardSize   int
 	Rules       string
-	TimeControl TimeControl
+	TimeControl games.TimeControl
 	Rated       bool
 	CreatedAt   time.Time
 }
 
-// Games is what matchmaking needs from the game records.
+// Games is what matchmaking needs from the game records: IntakeGames (the
+// games intake) in the product. It is a port so that the queue's suites
+// can run thousands of pairings against a recorder that catches a player
+// put in two games at once, and fail its writes on demand.
 type Games interface {
 	// Unfinished reports whether the player is in a game that has not
 	// finished (pending or running).

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/weiqi-platform/rank/games"
 )
 
 // Sentinel errors; the api error table maps them to HTTP statuses.
@@ -77,7 +79,7 @@ type Request struct {
 	Player      string
 	Level       Level
 	BoardSize   int
-	TimeControl TimeControl
+	TimeControl games.TimeControl
 	Rules       string
 	Rated       bool
 	Range       *ScoreRange // nil: any opponent

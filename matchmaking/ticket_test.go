@@ -6,51 +6,16 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
-)
 
-func TestTimeControlNormalize(t *testing.T) {
-	for _, tc := range []struct {
-		in      TimeControl
-		want    string // canonical form
-		preset  string
-		errPath string // field of the error, "" for none
-	}{
-		{TimeControl{Preset: "rapid"}, "600+3x30", "rapid", ""},
-		{TimeControl{Main: 10 * time.Minute, Periods: 3, Period: 30 * time.Second}, "600+3x30", "rapid", ""},
-		{TimeControl{Preset: "rapid", Main: 10 * time.Minute, Periods: 3, Period: 30 * time.Second}, "600+3x30", "rapid", ""},
-		{TimeControl{Main: 15 * time.Minute}, "900+0x0", "", ""}, // absolute time
-		{TimeControl{Periods: 1, Period: 30 * time.Second}, "0+1x30", "", ""},
-		{TimeControl{Preset: "bullet"}, "", "", "tc.preset"},
-		{TimeControl{Preset: "rapid", Main: time.Minute}, "", "", "tc"},
-		{TimeControl{}, "", "", "tc"},
-		{TimeControl{Main: 7 * time.Hour}, "", "", "tc.main"},
-		{TimeControl{Main: 1500 * time.Millisecond}, "", "", "tc.main"},
-		{TimeControl{Main: -time.Minute}, "", "", "tc.main"},
-		{TimeControl{Main: time.Minute, Periods: 31, Period: time.Minute}, "", "", "tc.periods"},
-		{TimeControl{Main: time.Minute, Periods: 3}, "", "", "tc.period"},
-		{TimeControl{Main: time.Minute, Period: 30 * time.Second}, "", "", "tc.period"},
-		{TimeControl{Main: time.Minute, Periods: 3, Period: 2 * time.Second}, "", "", "tc.period"},
-	} {
-		got, err := tc.in.Normalize("tc")
-		if tc.errPath != "" {
-			var fe *FieldError
-			if !errors.As(err, &fe) || fe.Field != tc.errPath || !errors.Is(err, ErrInvalid) {
-				t.Errorf("Normalize(%+v) err = %v, want a field error on %s", tc.in, err, tc.errPath)
-			}
-			continue
-		}
-		if err != nil || got.String() != tc.want || got.Preset != tc.preset {
-			t.Errorf("Normalize(%+v) = %v %q, %v; want %s %q", tc.in, got, got.Preset, err, tc.want, tc.preset)
-		}
-	}
-}
+	"github.com/weiqi-platform/rank/games"
+)
 
 func TestPoolKeyRoundTrip(t *testing.T) {
 	for _, size := range BoardSizes {
 		for _, rules := range RulesPresets {
-			for name := range TimePresets {
+			for name := range games.TimePresets {
 				for _, rated := range []bool{false, true} {
-					p, err := NewPool(size, TimeControl{Preset: name}, rules, rated)
+					p, err := NewPool(size, games.TimeControl{Preset: name}, rules, rated)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -62,7 +27,7 @@ func TestPoolKeyRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	if k := mustPool(t, 9, TimeControl{Main: 90 * time.Second}, "qq", false).Key(); k != "9/90+0x0/qq/u" {
+	if k := mustPool(t, 9, games.TimeControl{Main: 90 * time.Second}, "qq", false).Key(); k != "9/90+0x0/qq/u" {
 		t.Fatalf("key = %q", k)
 	}
 	for _, bad := range []string{"", "19/600+3x30/chinese", "19/600+3x30/chinese/x", "15/600+3x30/chinese/r", "19/600/chinese/r", "19/600+3x30/go/r", "019/600+3x30/chinese/r", "19/600+3x30junk/chinese/r", "19/600++3x30/chinese/r"} {
@@ -72,7 +37,7 @@ func TestPoolKeyRoundTrip(t *testing.T) {
 	}
 }
 
-func mustPool(t *testing.T, size int, tc TimeControl, rules string, rated bool) Pool {
+func mustPool(t *testing.T, size int, tc games.TimeControl, rules string, rated bool) Pool {
 	t.Helper()
 	p, err := NewPool(size, tc, rules, rated)
 	if err != nil {
@@ -98,7 +63,7 @@ func FuzzParsePool(f *testing.F) {
 }
 
 func TestRequestValidate(t *testing.T) {
-	base := Request{Player: "alice", Level: Level{Score: 120, Rating: 1600, RD: 90}, BoardSize: 19, TimeControl: TimeControl{Preset: "rapid"}, Rules: "chinese", Rated: true}
+	base := Request{Player: "alice", Level: Level{Score: 120, Rating: 1600, RD: 90}, BoardSize: 19, TimeControl: games.TimeControl{Preset: "rapid"}, Rules: "chinese", Rated: true}
 	pool, rng, err := base.validate()
 	if err != nil || rng != AnyScore || pool.Key() != "19/600+3x30/chinese/r" {
 		t.Fatalf("validate = %+v %+v %v", pool, rng, err)

@@ -80,7 +80,8 @@ type IssuedToken struct {
 }
 
 // Store keeps accounts and tokens. Implementations map their driver's errors
-// to the sentinels below (ErrUsernameTaken, ErrNotFound, ErrUnavailable).
+// to the sentinels below (ErrUsernameTaken, ErrNotFound), and connection trouble to an outage
+// (internal/outage).
 type Store interface {
 	// CreateAccount stores a new account; ErrUsernameTaken if the username
 	// exists.
@@ -118,7 +119,6 @@ var (
 	ErrUnauthenticated    = errors.New("token unknown, expired or revoked")
 	ErrForbidden          = errors.New("not allowed for this caller")
 	ErrRateLimited        = errors.New("too many attempts")
-	ErrUnavailable        = errors.New("store unavailable")
 )
 
 // FieldError says which input field is wrong and why. It unwraps to

@@ -74,6 +74,7 @@ type Service struct {
 
 	mu     sync.Mutex
 	tokens map[string]cachedToken // by token hash
+	play   playable
 }
 
 type cachedToken struct {

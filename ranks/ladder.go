@@ -92,3 +92,24 @@ func LadderRanks() []Rank {
 	}
 	return rs
 }
+
+// Band is the ladder scores that read as r: from its lowest score to
+// just below the next rank's. The ladder's ends are open, since the rank
+// is clamped there (9k takes every score below −800, 9d every score from
+// 900): Min is nil for 9k and Max nil for 9d. A rank off the ladder gives
+// an error wrapping ErrNotOnLadder.
+func (r Rank) Band() (min, max *int, err error) {
+	i, ok := ladderIndex(r)
+	if !ok {
+		return nil, nil, fmt.Errorf("ranks: %s is %w (%s…%s)", r, ErrNotOnLadder, LadderBottom, LadderTop)
+	}
+	if i > 0 {
+		lo := ladder[i].from
+		min = &lo
+	}
+	if i+1 < len(ladder) {
+		hi := ladder[i+1].from - 1
+		max = &hi
+	}
+	return min, max, nil
+}

@@ -335,3 +335,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestBand: a rank's ladder scores, open at the ladder's ends, and
+// refused off the ladder.
+func TestBand(t *testing.T) {
+	str := func(p *int) string {
+		if p == nil {
+			return "open"
+		}
+		return strconv.Itoa(*p)
+	}
+	for in, want := range map[string]string{"9k": "open..-701", "1k": "0..99", "1d": "100..199", "8d": "800..899", "9d": "900..open"} {
+		lo, hi, err := MustParse(in).Band()
+		if got := str(lo) + ".." + str(hi); err != nil || got != want {
+			t.Errorf("%s.Band() = %s, %v; want %s", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"10k", "1p"} {
+		if _, _, err := MustParse(in).Band(); !errors.Is(err, ErrNotOnLadder) {
+			t.Errorf("%s.Band() err = %v, want ErrNotOnLadder", in, err)
+		}
+	}
+}

@@ -28,9 +28,9 @@ func TestChanges(t *testing.T) {
 		{rating.ChangeInput{Cause: rating.CausePlacement, Score: &place, Reason: "plays 3k at the club"}, -200, "", -200},
 		{rating.ChangeInput{Cause: rating.CauseAdjustment, Delta: intp(35), Reason: "server outage lost a win"}, -165, "", 35},
 		{rating.ChangeInput{Cause: rating.CauseExam, CauseID: "s@t/alice", Certify: ranks.MustParse("2k"), KeepHigher: true,
-			Reason: "passed", Evidence: []string{"g1", "g2"}, Actor: ranks.ExamActor}, -165, "2k", 0},
+			Reason: "passed", Evidence: []string{"g1", "g2"}, Actor: "system:exams"}, -165, "2k", 0},
 		{rating.ChangeInput{Cause: rating.CauseExam, CauseID: "s2@t/alice", Certify: ranks.MustParse("4k"), KeepHigher: true,
-			Reason: "passed a lower exam late", Actor: ranks.ExamActor}, -165, "2k", 0},
+			Reason: "passed a lower exam late", Actor: "system:exams"}, -165, "2k", 0},
 		{rating.ChangeInput{Cause: rating.CauseRevocation, Revoke: true, Reason: "exam games were fixed"}, -165, "", 0},
 		{rating.ChangeInput{Cause: rating.CausePlacement, Certify: ranks.MustParse("1k"), Score: intp(10), Reason: "certified by the national association"}, 10, "1k", 175},
 	} {
@@ -191,7 +191,7 @@ func TestChangesQueueWithGames(t *testing.T) {
 // once.
 func TestChangeCrashAtEveryStep(t *testing.T) {
 	in := rating.ChangeInput{Key: "exam:s/alice", Player: "alice", Cause: rating.CauseExam, Certify: ranks.MustParse("1d"),
-		Reason: "passed", Actor: ranks.ExamActor, Evidence: []string{"g1"}}
+		Reason: "passed", Actor: "system:exams", Evidence: []string{"g1"}}
 	probe := &crashStore{Store: newStore(t), after: 1 << 30}
 	if _, err := rating.NewService(probe.Store, rating.ServiceConfig{Now: fixedClock}).Apply(bg, game("g0", "alice", "bob", rating.SideBlack)); err != nil {
 		t.Fatal(err)

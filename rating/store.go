@@ -110,7 +110,8 @@ type LeaderCursor struct {
 // FerretDB v1 (the embedded store) does not apply a filtered update
 // atomically, so two "compare and set" updates can both succeed there,
 // while a unique index holds on every store. Implementations map driver
-// errors to ErrNotFound and ErrUnavailable.
+// errors to ErrNotFound, and connection trouble to an outage
+// (internal/outage).
 type Store interface {
 	// CreateOp stores op unless an operation with its ID exists, and
 	// returns the stored one either way.
@@ -199,8 +200,7 @@ var (
 	ErrLedgerConflict = errors.New("ledger entry conflict")
 	// ErrBusy: an operation could not take its players (too many others
 	// in the way); the caller may retry, and Recover completes it.
-	ErrBusy        = errors.New("players busy; try again")
-	ErrUnavailable = errors.New("store unavailable")
+	ErrBusy = errors.New("players busy; try again")
 )
 
 // HeldError says which operation holds a player.

@@ -10,11 +10,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"github.com/weiqi-platform/rank/api"
+	"github.com/weiqi-platform/rank/internal/apptest"
 	"github.com/weiqi-platform/rank/internal/testsvc"
-	"github.com/weiqi-platform/rank/players"
-	"github.com/weiqi-platform/rank/players/playerdb"
-	"github.com/weiqi-platform/rank/players/playerredis"
 	"github.com/weiqi-platform/rank/rating"
 	"github.com/weiqi-platform/rank/rating/ratingdb"
 )
@@ -79,13 +76,10 @@ func TestAuditVerifyStore(t *testing.T) {
 // the real stores) with an admin's token; a player's token is refused.
 func TestAuditVerifyRemote(t *testing.T) {
 	ctx := context.Background()
-	db := testsvc.Mongo(t)
-	svc := ledger(t, db)
-	pstore, err := playerdb.New(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	accounts := players.NewService(pstore, playerredis.New(testsvc.Redis(t)), players.Config{})
+	st := apptest.Real(t)
+	db := st.DB
+	ledger(t, db)
+	accounts := st.Players
 	if _, err := accounts.EnsureAdmin(ctx, "root", "a long admin secret"); err != nil {
 		t.Fatal(err)
 	}
@@ -97,11 +91,7 @@ func TestAuditVerifyRemote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := api.New(api.Deps{Accounts: accounts, Audit: svc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
+	hs := httptest.NewServer(st.Handler)
 	defer hs.Close()
 
 	code, out, errs := runCtl("audit", "verify", "--url", hs.URL, "--token", admin.Secret)

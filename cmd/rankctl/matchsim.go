@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/ranks"
 )
@@ -237,16 +238,16 @@ func parsePools(s string) ([]simPool, error) {
 		default:
 			return nil, fmt.Errorf("pool %q: %q is neither rated nor free", spec, f[3])
 		}
-		var tc matchmaking.TimeControl
+		var tc games.TimeControl
 		var tcBody any = f[1]
-		if _, ok := matchmaking.TimePresets[f[1]]; ok {
+		if _, ok := games.TimePresets[f[1]]; ok {
 			tc.Preset = f[1]
 		} else {
 			var main, periods, secs int
 			if n, err := fmt.Sscanf(f[1], "%d+%dx%d", &main, &periods, &secs); n != 3 || err != nil {
 				return nil, fmt.Errorf("pool %q: time %q is neither a preset nor MAIN+PERIODSxSECONDS", spec, f[1])
 			}
-			tc = matchmaking.TimeControl{Main: time.Duration(main) * time.Second, Periods: periods, Period: time.Duration(secs) * time.Second}
+			tc = games.TimeControl{Main: time.Duration(main) * time.Second, Periods: periods, Period: time.Duration(secs) * time.Second}
 			tcBody = map[string]int{"main_seconds": main, "periods": periods, "period_seconds": secs}
 		}
 		p, err := matchmaking.NewPool(size, tc, f[2], rated)

@@ -12,7 +12,8 @@ import (
 
 	"github.com/weiqi-platform/rank/api"
 	"github.com/weiqi-platform/rank/cmd/internal/wire"
-	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/intake"
+	"github.com/weiqi-platform/rank/internal/app"
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/players"
 )
@@ -128,7 +129,7 @@ func defaultConfig() Config {
 		MatchWiden:      matchmaking.DefaultWidenPerMinute,
 		MatchMaxWindow:  matchmaking.DefaultMaxWindow,
 		MatchCooldown:   matchmaking.DefaultCooldown,
-		GameTTL:         games.DefaultPendingTTL,
+		GameTTL:         intake.DefaultPendingTTL,
 	}
 }
 
@@ -194,6 +195,26 @@ func (c Config) validate() error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// appConfig is what the settings give the application.
+func (c Config) appConfig() app.Config {
+	return app.Config{
+		Players: players.Config{
+			TokenTTL:             c.TokenTTL,
+			LoginLimitAccount:    c.LoginLimitAccount,
+			LoginLimitAddress:    c.LoginLimitAddress,
+			RegisterLimitAddress: c.RegisterLimitAddress,
+		},
+		Match: matchmaking.Config{
+			Policy:           c.matchPolicy(),
+			MaxAge:           c.TicketMaxAge,
+			HeartbeatTimeout: c.TicketHeartbeat,
+		},
+		GameTTL:        c.GameTTL,
+		BodyLimit:      c.BodyLimit,
+		TrustedProxies: c.TrustedProxies,
+	}
 }
 
 // matchPolicy is the pairing policy the settings give.

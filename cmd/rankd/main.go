@@ -23,18 +23,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/weiqi-platform/rank/api"
 	"github.com/weiqi-platform/rank/cmd/internal/wire"
-	"github.com/weiqi-platform/rank/games"
-	"github.com/weiqi-platform/rank/games/gamedb"
-	"github.com/weiqi-platform/rank/internal/examports"
-	"github.com/weiqi-platform/rank/internal/gamerate"
+	"github.com/weiqi-platform/rank/internal/app"
 	"github.com/weiqi-platform/rank/internal/metrics"
-	"github.com/weiqi-platform/rank/players"
-	"github.com/weiqi-platform/rank/players/playerdb"
-	"github.com/weiqi-platform/rank/players/playerredis"
-	"github.com/weiqi-platform/rank/rating"
-	"github.com/weiqi-platform/rank/rating/ratingdb"
 )
 
 // HTTP server timeouts, decided: generous for slow clients, bounded so that
@@ -85,17 +76,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	return 0
 }
 
-// Main is the running program: its stores, services and HTTP server.
+// Main is the running program: its stores, the application wired on
+// them, and its HTTP server.
 type Main struct {
-	Config  Config
-	Logger  *slog.Logger
-	Players *players.Service
-	Metrics *metrics.Registry
-	Ratings *rating.Service
-	Intake  *games.Intake
-
-	examParts  // exams, check-ins, scheduled jobs (jobs.go)
-	matchParts // matchmaking and its pairing loop (matchmaking.go)
+	Config Config
+	Logger *slog.Logger
+	// Clock is what every part of the application reads as now (and what
+	// the job scheduler waits on); nil is the system clock. Tests set a
+	// fake one before Run.
+	Clock app.Clock
+	App   *app.App
 
 	mongo    *wire.Mongo
 	redis    *wire.Redis
@@ -116,8 +106,9 @@ func NewMain(cfg Config, w io.Writer) *Main {
 	return &Main{Config: cfg, Logger: slog.New(h), serveErr: make(chan error, 1)}
 }
 
-// Run opens the stores, wires the services and starts serving. It returns
-// once the server listens; Close stops it.
+// Run opens the stores, wires the application, completes what a crash
+// left and starts serving. It returns once the server listens; Close
+// stops it.
 func (m *Main) Run(ctx context.Context) error {
 	cfg := m.Config
 	log := m.Logger
@@ -130,58 +121,21 @@ func (m *Main) Run(ctx context.Context) error {
 	if m.redis, err = wire.OpenRedis(ctx, cfg.RedisURL, log); err != nil {
 		return err
 	}
-	store, err := playerdb.New(ctx, m.mongo.DB)
+	stores, err := app.OpenStores(ctx, m.mongo.DB, m.redis.Client)
 	if err != nil {
 		return err
 	}
-	m.Players = players.NewService(store, playerredis.New(m.redis.Client), players.Config{
-		TokenTTL:          cfg.TokenTTL,
-		LoginLimitAccount: cfg.LoginLimitAccount,
-		LoginLimitAddress: cfg.LoginLimitAddress,
-
-		RegisterLimitAddress: cfg.RegisterLimitAddress,
-	})
+	if m.App, err = app.New(stores, cfg.appConfig(), m.Clock, log, metrics.New()); err != nil {
+		return err
+	}
 	if cfg.AdminUser != "" {
-		created, err := m.Players.EnsureAdmin(ctx, cfg.AdminUser, cfg.AdminPassword)
+		created, err := m.App.Players.EnsureAdmin(ctx, cfg.AdminUser, cfg.AdminPassword)
 		if err != nil {
 			return fmt.Errorf("admin %q from RANK_ADMIN_USER: %w", cfg.AdminUser, err)
 		}
 		log.Info("admin account", "username", cfg.AdminUser, "created", created)
 	}
-	m.Metrics = metrics.New()
-	directory := gamerate.NewPlayers(store)
-	if err := m.openGames(ctx, directory); err != nil {
-		return err
-	}
-	if err := m.openMatchmaking(); err != nil {
-		return err
-	}
-	if err := m.openExams(ctx, directory); err != nil {
-		return err
-	}
-
-	handler, err := api.New(api.Deps{
-		Logger:         log,
-		Accounts:       m.Players,
-		Games:          m.Intake,
-		Ratings:        m.Ratings,
-		Directory:      directory,
-		Exams:          m.Exams,
-		ExamGameID:     examports.GameID,
-		CheckIns:       m.attendance,
-		Audit:          m.Ratings,
-		Jobs:           m.Jobs,
-		Matchmaking:    m.Matchmaking,
-		Metrics:        m.Metrics,
-		MetricsHandler: m.Metrics.Handler(),
-		BodyLimit:      cfg.BodyLimit,
-		TrustedProxies: cfg.TrustedProxies,
-		Checks: []api.Check{
-			{Name: "mongo", Ping: m.mongo.Ping},
-			{Name: "redis", Ping: m.redis.Ping},
-		},
-	})
-	if err != nil {
+	if err := m.App.Recover(ctx); err != nil {
 		return err
 	}
 	if m.listener, err = net.Listen("tcp", cfg.Addr); err != nil {
@@ -193,7 +147,7 @@ func (m *Main) Run(ctx context.Context) error {
 		}
 	}
 	m.server = &http.Server{
-		Handler:           handler,
+		Handler:           m.App.Handler,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -207,41 +161,7 @@ func (m *Main) Run(ctx context.Context) error {
 		}
 	}()
 	log.Info(ListeningMsg, "addr", m.listener.Addr().String(), "url", m.url)
-	m.startJobs()
-	m.startPairing()
-	return nil
-}
-
-// openGames wires games in and ratings out, then completes whatever a
-// crash left: unfinished rating operations first, then stored games not
-// yet rated (which Recover also exposes to a job).
-func (m *Main) openGames(ctx context.Context, directory games.Players) error {
-	gstore, err := gamedb.New(ctx, m.mongo.DB)
-	if err != nil {
-		return err
-	}
-	rstore, err := ratingdb.New(ctx, m.mongo.DB)
-	if err != nil {
-		return err
-	}
-	m.Ratings = rating.NewService(rstore, rating.ServiceConfig{System: rating.Default, Recorder: m.Metrics, Now: m.now})
-	m.Intake = games.NewIntake(gstore, gamerate.Rater{Service: m.Ratings}, directory, m.Metrics, games.IntakeConfig{Now: m.now})
-	return m.Recover(ctx)
-}
-
-// Recover completes every unfinished rating operation and rates every
-// stored game not yet rated. rankd runs it at start; a job may run it
-// later.
-func (m *Main) Recover(ctx context.Context) error {
-	ops, err := m.Ratings.Recover(ctx)
-	if err != nil {
-		return fmt.Errorf("recover rating operations: %w", err)
-	}
-	gs, err := m.Intake.Recover(ctx)
-	if err != nil {
-		return fmt.Errorf("recover unrated games: %w", err)
-	}
-	m.Logger.Info("recovered", "rating_operations", ops, "unrated_games", gs)
+	m.App.Start(cfg.MatchEvery)
 	return nil
 }
 
@@ -283,8 +203,9 @@ func (m *Main) Close() error {
 	if m.pprof != nil {
 		_ = m.pprof.Close()
 	}
-	m.stopJobsNow()
-	m.stopPairingNow()
+	if m.App != nil {
+		m.App.Stop()
+	}
 	if m.redis != nil {
 		if err := m.redis.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("redis: %w", err))

@@ -7,6 +7,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
+
+	"github.com/weiqi-platform/rank/internal/outage"
 )
 
 // Unavailable reports whether err means the store could not be reached
@@ -18,15 +20,15 @@ func Unavailable(err error) bool {
 }
 
 // Wrap names the adapter and operation, keeps the driver error in the
-// chain for the log, and marks connection trouble with the domain's
-// unavailable sentinel (which api shows as 503 without the driver text).
-// It returns nil for a nil err.
-func Wrap(adapter, op string, unavailable, err error) error {
+// chain for the log, and marks connection trouble as an outage of the
+// document store (which api shows as 503 without the driver text). It
+// returns nil for a nil err.
+func Wrap(adapter, op string, err error) error {
 	if err == nil {
 		return nil
 	}
 	if Unavailable(err) {
-		return fmt.Errorf("%s: %s: %w: %w", adapter, op, unavailable, err)
+		return outage.Wrap("mongo", adapter+": "+op, err)
 	}
 	return fmt.Errorf("%s: %s: %w", adapter, op, err)
 }

@@ -214,3 +214,13 @@ func sanitize(s string) string {
 		return '_'
 	}, s)
 }
+
+// DeadRedisPing is the readiness ping of a Redis client aimed at a port
+// nobody listens on: it fails as a real outage does, with the client's
+// own error.
+func DeadRedisPing(t testing.TB) func(context.Context) error {
+	t.Helper()
+	dead := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 100 * time.Millisecond})
+	t.Cleanup(func() { _ = dead.Close() })
+	return func(ctx context.Context) error { return dead.Ping(ctx).Err() }
+}

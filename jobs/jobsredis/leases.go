@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/weiqi-platform/rank/internal/redisx"
 	"github.com/weiqi-platform/rank/jobs"
 )
 
@@ -47,7 +48,7 @@ func (l *Leases) Take(ctx context.Context, f jobs.Firing, owner string, ttl time
 	res, err := takeScript.Run(ctx, l.rdb, []string{l.lease(key), l.done(key), l.pending()},
 		owner, ttl.Milliseconds(), key, f.At.UnixMilli()).Text()
 	if err != nil {
-		return 0, err
+		return 0, redisx.Wrap("jobsredis", "take", err)
 	}
 	switch res {
 	case "taken":
@@ -70,7 +71,7 @@ return 1
 // Renew implements jobs.Leases.
 func (l *Leases) Renew(ctx context.Context, key, owner string, ttl time.Duration) (bool, error) {
 	n, err := renewScript.Run(ctx, l.rdb, []string{l.lease(key)}, owner, ttl.Milliseconds()).Int()
-	return n == 1, err
+	return n == 1, redisx.Wrap("jobsredis", "renew", err)
 }
 
 // KEYS: lease, done, pending, attempts. ARGV: owner, member, outcome,
@@ -85,8 +86,8 @@ return 1
 
 // Finish implements jobs.Leases.
 func (l *Leases) Finish(ctx context.Context, key, owner string, retention time.Duration) error {
-	return finishScript.Run(ctx, l.rdb, []string{l.lease(key), l.done(key), l.pending(), l.attempts()},
-		owner, key, "ok", retention.Milliseconds()).Err()
+	return redisx.Wrap("jobsredis", "finish", finishScript.Run(ctx, l.rdb, []string{l.lease(key), l.done(key), l.pending(), l.attempts()},
+		owner, key, "ok", retention.Milliseconds()).Err())
 }
 
 // KEYS: lease, done, pending, attempts. ARGV: owner, member, reason,
@@ -105,7 +106,7 @@ return 1
 func (l *Leases) Fail(ctx context.Context, key, owner, reason string, maxAttempts int, retention time.Duration) (bool, error) {
 	n, err := failScript.Run(ctx, l.rdb, []string{l.lease(key), l.done(key), l.pending(), l.attempts()},
 		owner, key, reason, maxAttempts, retention.Milliseconds()).Int()
-	return n == 1, err
+	return n == 1, redisx.Wrap("jobsredis", "fail", err)
 }
 
 // KEYS: lease. ARGV: owner.
@@ -116,7 +117,7 @@ return 1
 
 // Release implements jobs.Leases.
 func (l *Leases) Release(ctx context.Context, key, owner string) error {
-	return releaseScript.Run(ctx, l.rdb, []string{l.lease(key)}, owner).Err()
+	return redisx.Wrap("jobsredis", "release", releaseScript.Run(ctx, l.rdb, []string{l.lease(key)}, owner).Err())
 }
 
 // Pending implements jobs.Leases. A member that is not a firing key (it
@@ -124,7 +125,7 @@ func (l *Leases) Release(ctx context.Context, key, owner string) error {
 func (l *Leases) Pending(ctx context.Context, limit int) ([]jobs.Firing, error) {
 	zs, err := l.rdb.ZRangeWithScores(ctx, l.pending(), 0, int64(limit)-1).Result()
 	if err != nil {
-		return nil, err
+		return nil, redisx.Wrap("jobsredis", "pending", err)
 	}
 	out := make([]jobs.Firing, 0, len(zs))
 	for _, z := range zs {
@@ -148,7 +149,7 @@ func (l *Leases) Outcome(ctx context.Context, key string) (string, error) {
 	if err == redis.Nil {
 		return "", nil
 	}
-	return s, err
+	return s, redisx.Wrap("jobsredis", "outcome", err)
 }
 
 // Attempts returns the failed attempts counted for key so far.
@@ -158,7 +159,7 @@ func (l *Leases) Attempts(ctx context.Context, key string) (int, error) {
 		return 0, nil
 	}
 	if err != nil {
-		return 0, err
+		return 0, redisx.Wrap("jobsredis", "attempts", err)
 	}
 	return strconv.Atoi(s)
 }

@@ -103,7 +103,7 @@ func BenchmarkPassRedis(b *testing.B) {
 	b.Run("steady/players=10000", func(b *testing.B) { benchSteadyPass(b, 10_000, 100) })
 }
 
-func benchService(b *testing.B, clk *clock, g *games) (*matchmaking.Service, *redisqueue.Queue) {
+func benchService(b *testing.B, clk *clock, g *gameRec) (*matchmaking.Service, *redisqueue.Queue) {
 	q := redisqueue.New(benchRedis(b))
 	s, err := matchmaking.New(q, g, q, matchmaking.Config{
 		Holder: "bench", Now: clk.Now, NewID: newIDs("p"),

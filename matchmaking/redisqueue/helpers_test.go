@@ -13,6 +13,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/matchmaking/redisqueue"
 )
@@ -43,10 +44,10 @@ func (c *clock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-// games is an in-memory game store for the Games port, as the games
+// gameRec is an in-memory game store for the Games port, as the games
 // package will provide: pending games are idempotent by pairing id, and a
 // player is busy until their game is finished.
-type games struct {
+type gameRec struct {
 	mu       sync.Mutex
 	byPair   map[string]matchmaking.PendingGame
 	busy     map[string]string // player -> game id
@@ -56,18 +57,18 @@ type games struct {
 	gameOfID map[string]string // pairing id -> game id
 }
 
-func newGames() *games {
-	return &games{byPair: map[string]matchmaking.PendingGame{}, busy: map[string]string{}, gameOfID: map[string]string{}}
+func newGames() *gameRec {
+	return &gameRec{byPair: map[string]matchmaking.PendingGame{}, busy: map[string]string{}, gameOfID: map[string]string{}}
 }
 
-func (g *games) Unfinished(_ context.Context, player string) (bool, error) {
+func (g *gameRec) Unfinished(_ context.Context, player string) (bool, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	_, ok := g.busy[player]
 	return ok, nil
 }
 
-func (g *games) CreatePending(_ context.Context, p matchmaking.PendingGame) (string, error) {
+func (g *gameRec) CreatePending(_ context.Context, p matchmaking.PendingGame) (string, error) {
 	g.creates.Add(1)
 	if g.failing.Load() {
 		return "", errors.New("game store down")
@@ -91,13 +92,13 @@ func (g *games) CreatePending(_ context.Context, p matchmaking.PendingGame) (str
 }
 
 // finish ends every game, so its players may queue again.
-func (g *games) finishAll() {
+func (g *gameRec) finishAll() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	clear(g.busy)
 }
 
-func (g *games) all() []matchmaking.PendingGame {
+func (g *gameRec) all() []matchmaking.PendingGame {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	var out []matchmaking.PendingGame
@@ -144,7 +145,7 @@ type env struct {
 	c       *redis.Client
 	q       *redisqueue.Queue
 	clock   *clock
-	games   *games
+	games   *gameRec
 	metrics *metrics
 }
 
@@ -181,7 +182,7 @@ func newIDs(prefix string) func() string {
 
 // pool is the pool every test queues in unless it says otherwise.
 var pool = func() matchmaking.Pool {
-	p, err := matchmaking.NewPool(19, matchmaking.TimeControl{Preset: "rapid"}, "chinese", true)
+	p, err := matchmaking.NewPool(19, games.TimeControl{Preset: "rapid"}, "chinese", true)
 	if err != nil {
 		panic(err)
 	}
@@ -191,7 +192,7 @@ var pool = func() matchmaking.Pool {
 func request(player string, score int) matchmaking.Request {
 	return matchmaking.Request{
 		Player: player, Level: matchmaking.Level{Score: score, Rating: 1500 + float64(score), RD: 80},
-		BoardSize: 19, TimeControl: matchmaking.TimeControl{Preset: "rapid"}, Rules: "chinese", Rated: true,
+		BoardSize: 19, TimeControl: games.TimeControl{Preset: "rapid"}, Rules: "chinese", Rated: true,
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/weiqi-platform/rank/internal/redisx"
 	"github.com/weiqi-platform/rank/matchmaking"
 )
 
@@ -116,7 +117,7 @@ func (q *Queue) Pointer(ctx context.Context, player string) (matchmaking.Ref, bo
 		return matchmaking.Ref{}, false, nil
 	}
 	if err != nil {
-		return matchmaking.Ref{}, false, fmt.Errorf("redisqueue: pointer of %s: %w", player, err)
+		return matchmaking.Ref{}, false, redisx.Wrap("redisqueue", fmt.Sprintf("pointer of %s", player), err)
 	}
 	ref, ok := decodeRef(v)
 	return ref, ok, nil
@@ -126,7 +127,7 @@ func (q *Queue) Pointer(ctx context.Context, player string) (matchmaking.Ref, bo
 func (q *Queue) SwapPointer(ctx context.Context, player string, old, ref matchmaking.Ref) (matchmaking.Ref, bool, error) {
 	v, err := q.run(ctx, swapScript, []string{pointerKey(player)}, encodeRef(old), encodeRef(ref)).Slice()
 	if err != nil {
-		return matchmaking.Ref{}, false, fmt.Errorf("redisqueue: swap pointer of %s: %w", player, err)
+		return matchmaking.Ref{}, false, redisx.Wrap("redisqueue", fmt.Sprintf("swap pointer of %s", player), err)
 	}
 	if n, _ := v[0].(int64); n == 1 {
 		return matchmaking.Ref{}, true, nil
@@ -143,7 +144,7 @@ func (q *Queue) KeepPointer(ctx context.Context, player string, ref matchmaking.
 		t = ttlMS(ttl)
 	}
 	if err := q.run(ctx, keepScript, []string{pointerKey(player)}, encodeRef(ref), t).Err(); err != nil {
-		return fmt.Errorf("redisqueue: keep pointer of %s: %w", player, err)
+		return redisx.Wrap("redisqueue", fmt.Sprintf("keep pointer of %s", player), err)
 	}
 	return nil
 }
@@ -175,7 +176,7 @@ func parseEntry(pool matchmaking.Pool, id, s string) (matchmaking.Ticket, error)
 	t.Range.Min, errs[3] = strconv.Atoi(f[3])
 	t.Range.Max, errs[4] = strconv.Atoi(f[4])
 	if err := errors.Join(errs[:]...); err != nil {
-		return matchmaking.Ticket{}, fmt.Errorf("redisqueue: bad pool entry for ticket %s: %w", id, err)
+		return matchmaking.Ticket{}, redisx.Wrap("redisqueue", fmt.Sprintf("bad pool entry for ticket %s", id), err)
 	}
 	return t, nil
 }
@@ -211,7 +212,7 @@ func decode(ref matchmaking.Ref, h map[string]string) (matchmaking.Ticket, bool,
 		t.Range.Min, errs[3] = strconv.Atoi(h["min"])
 		t.Range.Max, errs[4] = strconv.Atoi(h["max"])
 		if err := errors.Join(errs[:]...); err != nil {
-			return matchmaking.Ticket{}, false, fmt.Errorf("redisqueue: bad ticket %s: %w", ref.ID, err)
+			return matchmaking.Ticket{}, false, redisx.Wrap("redisqueue", fmt.Sprintf("bad ticket %s", ref.ID), err)
 		}
 	}
 	if t.State == matchmaking.Matched {
@@ -236,7 +237,7 @@ func (q *Queue) Add(ctx context.Context, t matchmaking.Ticket, keep time.Duratio
 		added = addScript.EvalSha(ctx, p, keys, args...)
 	})
 	if err != nil {
-		return matchmaking.Ticket{}, fmt.Errorf("redisqueue: add ticket: %w", err)
+		return matchmaking.Ticket{}, redisx.Wrap("redisqueue", "add ticket", err)
 	}
 	if n, _ := added.Int(); n == 1 {
 		return t, nil
@@ -248,7 +249,7 @@ func (q *Queue) Add(ctx context.Context, t matchmaking.Ticket, keep time.Duratio
 func (q *Queue) Get(ctx context.Context, ref matchmaking.Ref) (matchmaking.Ticket, error) {
 	h, err := q.c.HGetAll(ctx, ticketKey(ref.Pool, ref.ID)).Result()
 	if err != nil {
-		return matchmaking.Ticket{}, fmt.Errorf("redisqueue: get ticket: %w", err)
+		return matchmaking.Ticket{}, redisx.Wrap("redisqueue", "get ticket", err)
 	}
 	t, ok, err := decode(ref, h)
 	if err == nil && !ok {
@@ -266,7 +267,7 @@ func (q *Queue) end(ctx context.Context, ref matchmaking.Ref, mode string, now t
 		get = p.HGetAll(ctx, keys[3])
 	})
 	if err != nil {
-		return matchmaking.Ticket{}, fmt.Errorf("redisqueue: %s ticket: %w", mode, err)
+		return matchmaking.Ticket{}, redisx.Wrap("redisqueue", fmt.Sprintf("%s ticket", mode), err)
 	}
 	t, ok, err := decode(ref, get.Val())
 	if err == nil && !ok {
@@ -298,7 +299,7 @@ func (q *Queue) Stale(ctx context.Context, pool string, cut matchmaking.Cutoffs,
 		silent = p.ZRangeByScore(ctx, keys[1], &redis.ZRangeBy{Min: "-inf", Max: strconv.FormatInt(ms(cut.Seen), 10), Count: int64(limit)})
 	})
 	if err != nil {
-		return nil, fmt.Errorf("redisqueue: stale tickets: %w", err)
+		return nil, redisx.Wrap("redisqueue", "stale tickets", err)
 	}
 	seen := map[string]bool{}
 	var refs []matchmaking.Ref
@@ -319,7 +320,7 @@ func (q *Queue) Waiting(ctx context.Context, pool string) ([]matchmaking.Ticket,
 	}
 	h, err := q.c.HGetAll(ctx, poolKey(pool, "w")).Result()
 	if err != nil {
-		return nil, fmt.Errorf("redisqueue: waiting tickets: %w", err)
+		return nil, redisx.Wrap("redisqueue", "waiting tickets", err)
 	}
 	out := make([]matchmaking.Ticket, 0, len(h))
 	for id, e := range h {
@@ -360,7 +361,7 @@ func (d sideDoc) side() matchmaking.Side {
 func decodePairing(pool, id string, h map[string]string) (matchmaking.Pairing, error) {
 	var d pairingDoc
 	if err := json.Unmarshal([]byte(h["data"]), &d); err != nil {
-		return matchmaking.Pairing{}, fmt.Errorf("redisqueue: bad pairing %s: %w", id, err)
+		return matchmaking.Pairing{}, redisx.Wrap("redisqueue", fmt.Sprintf("bad pairing %s", id), err)
 	}
 	return matchmaking.Pairing{
 		ID: id, Pool: pool, Black: d.Black.side(), White: d.White.side(), Nigiri: d.Nigiri,
@@ -397,13 +398,13 @@ func (q *Queue) Claim(ctx context.Context, pool string, ps []matchmaking.Pairing
 		}
 	})
 	if err != nil {
-		return nil, fmt.Errorf("redisqueue: claim: %w", err)
+		return nil, redisx.Wrap("redisqueue", "claim", err)
 	}
 	ok := make([]bool, 0, len(ps))
 	for _, c := range cmds {
 		res, err := c.Int64Slice()
 		if err != nil {
-			return nil, fmt.Errorf("redisqueue: claim: %w", err)
+			return nil, redisx.Wrap("redisqueue", "claim", err)
 		}
 		for _, r := range res {
 			ok = append(ok, r == 1)
@@ -419,7 +420,7 @@ func (q *Queue) Claim(ctx context.Context, pool string, ps []matchmaking.Pairing
 func (q *Queue) Pairing(ctx context.Context, pool, id string) (matchmaking.Pairing, error) {
 	h, err := q.c.HGetAll(ctx, pairKey(pool, id)).Result()
 	if err != nil {
-		return matchmaking.Pairing{}, fmt.Errorf("redisqueue: pairing: %w", err)
+		return matchmaking.Pairing{}, redisx.Wrap("redisqueue", "pairing", err)
 	}
 	if len(h) == 0 {
 		return matchmaking.Pairing{}, fmt.Errorf("%w: pairing %s", matchmaking.ErrNoTicket, id)
@@ -431,7 +432,7 @@ func (q *Queue) Pairing(ctx context.Context, pool, id string) (matchmaking.Pairi
 func (q *Queue) Open(ctx context.Context, pool string, since time.Time, limit int) ([]matchmaking.Pairing, error) {
 	ids, err := q.c.ZRangeByScore(ctx, poolKey(pool, "open"), &redis.ZRangeBy{Min: "-inf", Max: strconv.FormatInt(ms(since), 10), Count: int64(limit)}).Result()
 	if err != nil {
-		return nil, fmt.Errorf("redisqueue: open pairings: %w", err)
+		return nil, redisx.Wrap("redisqueue", "open pairings", err)
 	}
 	if len(ids) == 0 {
 		return nil, nil
@@ -442,7 +443,7 @@ func (q *Queue) Open(ctx context.Context, pool string, since time.Time, limit in
 			gets[i] = p.HGetAll(ctx, pairKey(pool, id))
 		}
 	}); err != nil {
-		return nil, fmt.Errorf("redisqueue: open pairings: %w", err)
+		return nil, redisx.Wrap("redisqueue", "open pairings", err)
 	}
 	out := make([]matchmaking.Pairing, 0, len(ids))
 	for i, id := range ids {
@@ -486,7 +487,7 @@ func (q *Queue) Complete(ctx context.Context, pool string, done []matchmaking.Pa
 		}
 	})
 	if err != nil {
-		return fmt.Errorf("redisqueue: complete pairings: %w", err)
+		return redisx.Wrap("redisqueue", "complete pairings", err)
 	}
 	return nil
 }
@@ -495,7 +496,7 @@ func (q *Queue) Complete(ctx context.Context, pool string, done []matchmaking.Pa
 func (q *Queue) Pools(ctx context.Context) ([]string, error) {
 	pools, err := q.c.SMembers(ctx, poolsKey).Result()
 	if err != nil {
-		return nil, fmt.Errorf("redisqueue: pools: %w", err)
+		return nil, redisx.Wrap("redisqueue", "pools", err)
 	}
 	return pools, nil
 }
@@ -508,7 +509,7 @@ func (q *Queue) Stats(ctx context.Context, pool string) (int, time.Time, error) 
 		n = p.ZCard(ctx, poolKey(pool, "q"))
 		first = p.ZRangeWithScores(ctx, poolKey(pool, "q"), 0, 0)
 	}); err != nil {
-		return 0, time.Time{}, fmt.Errorf("redisqueue: pool stats: %w", err)
+		return 0, time.Time{}, redisx.Wrap("redisqueue", "pool stats", err)
 	}
 	var oldest time.Time
 	if z := first.Val(); len(z) > 0 {
@@ -528,11 +529,11 @@ func (q *Queue) Lease(ctx context.Context, pool, holder string, ttl time.Duratio
 		return true, nil
 	}
 	if !errors.Is(err, redis.Nil) {
-		return false, fmt.Errorf("redisqueue: lease: %w", err)
+		return false, redisx.Wrap("redisqueue", "lease", err)
 	}
 	n, err := q.run(ctx, leaseScript, []string{key}, holder, ms(now), ttlMS(ttl)).Int()
 	if err != nil {
-		return false, fmt.Errorf("redisqueue: lease: %w", err)
+		return false, redisx.Wrap("redisqueue", "lease", err)
 	}
 	return n == 1, nil
 }
@@ -540,7 +541,7 @@ func (q *Queue) Lease(ctx context.Context, pool, holder string, ttl time.Duratio
 // Release implements matchmaking.Queue.
 func (q *Queue) Release(ctx context.Context, pool, holder string) error {
 	if err := q.run(ctx, releaseScript, []string{poolKey(pool, "lease")}, holder).Err(); err != nil {
-		return fmt.Errorf("redisqueue: release lease: %w", err)
+		return redisx.Wrap("redisqueue", "release lease", err)
 	}
 	return nil
 }
@@ -562,7 +563,7 @@ func (q *Queue) Met(ctx context.Context, meetings []matchmaking.Meeting, keep ti
 		}
 	})
 	if err != nil {
-		return fmt.Errorf("redisqueue: record opponents: %w", err)
+		return redisx.Wrap("redisqueue", "record opponents", err)
 	}
 	return nil
 }
@@ -576,7 +577,7 @@ func (q *Queue) Recent(ctx context.Context, players []string, since time.Time) (
 			cmds[i] = p.ZRangeByScore(ctx, metKey(pl), &redis.ZRangeBy{Min: min, Max: "+inf"})
 		}
 	}); err != nil {
-		return nil, fmt.Errorf("redisqueue: recent opponents: %w", err)
+		return nil, redisx.Wrap("redisqueue", "recent opponents", err)
 	}
 	out := matchmaking.Recent{}
 	for i, c := range cmds {

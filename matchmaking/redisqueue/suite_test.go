@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/internal/testsvc"
 	"github.com/weiqi-platform/rank/matchmaking"
 )
@@ -338,8 +339,8 @@ func testEnqueueRefusesBadInput(t *testing.T, e *env) {
 	}{
 		{func(r *matchmaking.Request) { r.BoardSize = 15 }, "board_size"},
 		{func(r *matchmaking.Request) { r.Rules = "go" }, "rules"},
-		{func(r *matchmaking.Request) { r.TimeControl = matchmaking.TimeControl{Preset: "bullet"} }, "time_control.preset"},
-		{func(r *matchmaking.Request) { r.TimeControl = matchmaking.TimeControl{Main: time.Minute, Periods: 3} }, "time_control.period"},
+		{func(r *matchmaking.Request) { r.TimeControl = games.TimeControl{Preset: "bullet"} }, "time_control.preset"},
+		{func(r *matchmaking.Request) { r.TimeControl = games.TimeControl{Main: time.Minute, Periods: 3} }, "time_control.period"},
 		{func(r *matchmaking.Request) { r.Range = &matchmaking.ScoreRange{Min: 300, Max: 100} }, "rank_range"},
 		{func(r *matchmaking.Request) { r.Range = &matchmaking.ScoreRange{Min: 300, Max: 500} }, "rank_range"},
 		{func(r *matchmaking.Request) { r.Player = "" }, "player"},

@@ -159,7 +159,7 @@ func (s *Store) RevokeToken(ctx context.Context, hash string, at time.Time) erro
 }
 
 // wrap keeps the driver error for logs and marks network trouble as
-// players.ErrUnavailable, which api shows as 503 without the driver text.
+// an outage (internal/outage), which api shows as 503 without the driver text.
 func wrap(op string, err error) error {
-	return mongox.Wrap("playerdb", op, players.ErrUnavailable, err)
+	return mongox.Wrap("playerdb", op, err)
 }

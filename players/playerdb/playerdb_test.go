@@ -2,7 +2,6 @@ package playerdb_test
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/weiqi-platform/rank/internal/outage"
 	"github.com/weiqi-platform/rank/internal/testsvc"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/players/playerdb"
@@ -41,7 +41,7 @@ func TestNewIsIdempotent(t *testing.T) {
 }
 
 // TestStoreDownIsUnavailable: a store nobody listens on gives
-// players.ErrUnavailable, which api turns into 503.
+// an outage, which api turns into 503.
 func TestStoreDownIsUnavailable(t *testing.T) {
 	c, err := mongo.Connect(options.Client().ApplyURI("mongodb://127.0.0.1:1/").SetServerSelectionTimeout(200 * time.Millisecond))
 	if err != nil {
@@ -49,7 +49,7 @@ func TestStoreDownIsUnavailable(t *testing.T) {
 	}
 	defer func() { _ = c.Disconnect(context.Background()) }()
 	s, err := playerdb.New(context.Background(), c.Database("x"))
-	if !errors.Is(err, players.ErrUnavailable) {
+	if !outage.Is(err) {
 		t.Fatalf("New on a dead store: %v, want ErrUnavailable", err)
 	}
 	if s != nil {
@@ -72,7 +72,7 @@ func TestClosedClientIsUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = s.Account(context.Background(), "alice")
-	if !errors.Is(err, players.ErrUnavailable) || !strings.Contains(err.Error(), "read account") {
+	if !outage.Is(err) || !strings.Contains(err.Error(), "read account") {
 		t.Fatalf("Account after disconnect: %v, want ErrUnavailable naming the operation", err)
 	}
 }

@@ -2,14 +2,13 @@ package playerredis
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net"
 	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/weiqi-platform/rank/internal/redisx"
 	"github.com/weiqi-platform/rank/players"
 )
 
@@ -64,15 +63,6 @@ func (l *Limiter) Reset(ctx context.Context, key string, now time.Time, window t
 	return wrap("reset", l.rdb.Del(ctx, k).Err())
 }
 
-// wrap marks connection trouble as players.ErrUnavailable (api answers
-// 503) and keeps the client's error for the log.
-func wrap(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var ne net.Error
-	if errors.As(err, &ne) || errors.Is(err, redis.ErrClosed) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, redis.ErrPoolTimeout) {
-		return fmt.Errorf("playerredis: %s: %w: %w", op, players.ErrUnavailable, err)
-	}
-	return fmt.Errorf("playerredis: %s: %w", op, err)
-}
+// wrap marks connection trouble as an outage (api answers 503) and keeps
+// the client's error for the log.
+func wrap(op string, err error) error { return redisx.Wrap("playerredis", op, err) }

@@ -2,7 +2,6 @@ package playerredis_test
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"sync"
 	"testing"
@@ -10,8 +9,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/weiqi-platform/rank/internal/outage"
 	"github.com/weiqi-platform/rank/internal/testsvc"
-	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/players/playerredis"
 )
 
@@ -164,7 +163,7 @@ func TestRedisDownIsUnavailable(t *testing.T) {
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
 	defer rdb.Close()
 	_, err := playerredis.New(rdb).Hit(context.Background(), "a", t0, window)
-	if !errors.Is(err, players.ErrUnavailable) {
+	if !outage.Is(err) {
 		t.Fatalf("Hit on a dead server: %v, want ErrUnavailable", err)
 	}
 }

@@ -618,7 +618,7 @@ func (s *Store) Leaderboard(ctx context.Context, q rating.LeaderQuery) ([]rating
 }
 
 // wrap keeps the driver error for logs and marks connection trouble as
-// rating.ErrUnavailable, which api shows as 503 without the driver text.
+// an outage (internal/outage), which api shows as 503 without the driver text.
 func wrap(op string, err error) error {
-	return mongox.Wrap("ratingdb", op, rating.ErrUnavailable, err)
+	return mongox.Wrap("ratingdb", op, err)
 }

@@ -1,6 +1,0 @@
-// Package gametest is the contract suite every games.Store implementation
-// must pass (Run), so that the Mongo adapter on embedded FerretDB and on a
-// real MongoDB are held to one behaviour.
-//
-// It imports games and the standard library's testing; never a driver.
-package gametest

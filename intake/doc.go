@@ -1,0 +1,22 @@
+// Package intake takes games in: finished games submitted by a game
+// server (JSON or SGF), pending games that a pairing or an exam makes, and
+// the check-ins of their players.
+//
+// Submit judges a record with the rules engine (games.Judge), stores it
+// once per source_id (ContentHash tells a retry from a conflict), has the
+// rating service apply it exactly once (rating.Service.Apply, keyed by the
+// game id) and marks it rated; Recover completes what a crash left between
+// those steps. CreatePending stores a game still to be played (its result
+// comes in through Submit with its id), ExpirePending voids those whose
+// time is up, and Unfinished tells whether a player is in one. CheckIn
+// records who showed up for a pending game, which exam grading reads to
+// tell the absent side of an unplayed game.
+//
+// Games are kept through the Store and Presence ports (adapter
+// intake/gamedb, contract suite and in-memory store intake/intaketest).
+// Accounts (players) and ratings (rating) are called directly: they are
+// domains below this one.
+//
+// intake imports games, players, rating and internal/outage; it must not
+// import api, jobs, cmd, any adapter or any driver.
+package intake

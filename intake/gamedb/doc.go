@@ -1,0 +1,17 @@
+// Package gamedb is the MongoDB adapter of intake.Store (the official
+// driver v2; embedded FerretDB in the zero-setup mode). Every decision is
+// a single-document insert under a deterministic _id, so no transaction
+// and no filtered update is needed: a game is written once under its id
+// (source_id is unique by index), and its end and its being rated are
+// documents of their own under the game's id (the first insert wins).
+//
+// Pending games are marked in a small collection of their own until they
+// end, so that expiry and "is this player in a game" (Unfinished, asked at
+// every matchmaking enqueue) never scan the games.
+//
+// Presence (intake.Presence) keeps who checked in for a pending game, one
+// insert per game and player.
+//
+// It imports intake, games, internal/mongox and the Mongo driver; never
+// api, jobs or cmd.
+package gamedb

@@ -1,0 +1,407 @@
+package gamedb
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/intake"
+	"github.com/weiqi-platform/rank/internal/mongox"
+)
+
+// Collection names.
+const (
+	Games = "games"
+	// Ends decides, once per game, how a pending game ends (a result or
+	// expiry): an insert under the game's id.
+	Ends = "game_ends"
+	// Unrated marks the finished games not yet rated (by _id), so that
+	// Recover reads a small collection instead of scanning the games.
+	Unrated = "games_unrated"
+	// Rated holds one document per rated game.
+	Rated = "games_rated"
+	// Pending marks the pending games not yet ended (by _id, with both
+	// players and the expiry), so that expiry and "is this player in a
+	// game" read a small collection instead of scanning the games.
+	Pending = "games_pending"
+)
+
+// Store is a intake.Store on a Mongo database. A game document is written
+// once; what happens to it later is a document of its own under the
+// game's id: its end (Ends: the finished game, or expiry) and its being
+// rated (Rated). Game puts them together. So a pending game's end is
+// decided by an insert, never by a filtered update, which FerretDB v1 (the
+// embedded store) does not apply atomically; and the hot path only
+// inserts and reads by _id, the only operations that do not scan the
+// collection on FerretDB v1 with SQLite.
+type Store struct {
+	games   *mongo.Collection
+	ends    *mongo.Collection
+	unrated *mongo.Collection
+	rated   *mongo.Collection
+	pending *mongo.Collection
+	// The hot path's inserts, combined with concurrent callers' (group
+	// commit).
+	insGames, insUnrated, insRated *mongox.Inserter
+	delUnrated                     *mongox.Deleter
+}
+
+var _ intake.Store = (*Store)(nil)
+
+// New returns a Store on db after making sure its indexes exist.
+func New(ctx context.Context, db *mongo.Database) (*Store, error) {
+	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated), rated: db.Collection(Rated), pending: db.Collection(Pending)}
+	s.insGames, s.insUnrated, s.insRated = mongox.NewInserter(s.games), mongox.NewInserter(s.unrated), mongox.NewInserter(s.rated)
+	s.delUnrated = mongox.NewDeleter(s.unrated)
+	// source_id is unique: the idempotency key of a submission. The
+	// status index serves expiry (pending, by expiry). One call per
+	// index: FerretDB v1 panics on a createIndexes of several indexes that
+	// already exist.
+	for _, m := range []mongo.IndexModel{
+		{Keys: bson.D{{Key: "source_id", Value: 1}}, Options: options.Index().SetName("source_id").SetUnique(true)},
+		{Keys: bson.D{{Key: "status", Value: 1}, {Key: "expires_at", Value: 1}}, Options: options.Index().SetName("status_expires")},
+	} {
+		if _, err := s.games.Indexes().CreateOne(ctx, m); err != nil {
+			return nil, wrap("create game indexes", err)
+		}
+	}
+	return s, nil
+}
+
+// gameDoc is the stored form of intake.StoredGame. The record and verdict
+// are kept as their JSON (the engine's own text forms of moves, points and
+// rules), which round-trips exactly; the fields queried are top-level.
+type gameDoc struct {
+	ID          string     `bson:"_id"`
+	SourceID    string     `bson:"source_id"`
+	Status      string     `bson:"status"`
+	Black       string     `bson:"black"`
+	White       string     `bson:"white"`
+	Rated       bool       `bson:"rated"`
+	TimeControl string     `bson:"time_control,omitempty"`
+	Record      string     `bson:"record"`
+	Verdict     string     `bson:"verdict,omitempty"`
+	Hash        string     `bson:"hash,omitempty"`
+	SubmittedBy string     `bson:"submitted_by,omitempty"`
+	CreatedAt   time.Time  `bson:"created_at"`
+	FinishedAt  *time.Time `bson:"finished_at,omitempty"`
+	ExpiresAt   *time.Time `bson:"expires_at,omitempty"`
+}
+
+func optTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+func toDoc(g intake.StoredGame) (gameDoc, error) {
+	d := gameDoc{
+		ID: g.ID, SourceID: g.SourceID, Status: string(g.Status), Black: g.Black, White: g.White,
+		Rated: g.Rated, TimeControl: g.TimeControl, Hash: g.Hash, SubmittedBy: g.SubmittedBy,
+		CreatedAt: g.CreatedAt.UTC(), FinishedAt: optTime(g.FinishedAt), ExpiresAt: optTime(g.ExpiresAt),
+	}
+	rec, err := json.Marshal(g.Record)
+	if err != nil {
+		return gameDoc{}, fmt.Errorf("gamedb: game %s: record: %w", g.ID, err)
+	}
+	d.Record = string(rec)
+	if g.Verdict != nil {
+		v, err := json.Marshal(g.Verdict)
+		if err != nil {
+			return gameDoc{}, fmt.Errorf("gamedb: game %s: verdict: %w", g.ID, err)
+		}
+		d.Verdict = string(v)
+	}
+	return d, nil
+}
+
+func (d gameDoc) game() (intake.StoredGame, error) {
+	g := intake.StoredGame{
+		ID: d.ID, SourceID: d.SourceID, Status: intake.Status(d.Status), Black: d.Black, White: d.White,
+		Rated: d.Rated, TimeControl: d.TimeControl, Hash: d.Hash, SubmittedBy: d.SubmittedBy,
+		CreatedAt: d.CreatedAt.UTC(), Record: new(games.Record),
+	}
+	if d.FinishedAt != nil {
+		g.FinishedAt = d.FinishedAt.UTC()
+	}
+	if d.ExpiresAt != nil {
+		g.ExpiresAt = d.ExpiresAt.UTC()
+	}
+	if err := json.Unmarshal([]byte(d.Record), g.Record); err != nil {
+		return intake.StoredGame{}, fmt.Errorf("gamedb: game %s: stored record: %w", d.ID, err)
+	}
+	if d.Verdict != "" {
+		g.Verdict = new(games.Verdict)
+		if err := json.Unmarshal([]byte(d.Verdict), g.Verdict); err != nil {
+			return intake.StoredGame{}, fmt.Errorf("gamedb: game %s: stored verdict: %w", d.ID, err)
+		}
+	}
+	return g, nil
+}
+
+// markUnrated marks the game before it becomes finished, so that no
+// finished game is ever without its mark until it is rated.
+func (s *Store) markUnrated(ctx context.Context, g intake.StoredGame) error {
+	return wrap("mark game unrated", s.insUnrated.Mark(ctx, g.ID, g.FinishedAt))
+}
+
+// Create implements intake.Store.
+func (s *Store) Create(ctx context.Context, g intake.StoredGame) error {
+	d, err := toDoc(g)
+	if err != nil {
+		return err
+	}
+	switch g.Status {
+	case intake.StatusFinished:
+		if err := s.markUnrated(ctx, g); err != nil {
+			return err
+		}
+	case intake.StatusPending:
+		if err := s.markPending(ctx, g); err != nil {
+			return err
+		}
+	}
+	err = s.insGames.Insert(ctx, d)
+	if mongo.IsDuplicateKeyError(err) {
+		return fmt.Errorf("%w: %q", intake.ErrSourceTaken, g.SourceID)
+	}
+	return wrap("create game", err)
+}
+
+func (s *Store) one(ctx context.Context, filter bson.D, what string) (intake.StoredGame, error) {
+	var d gameDoc
+	err := s.games.FindOne(ctx, filter).Decode(&d)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return intake.StoredGame{}, fmt.Errorf("%s: %w", what, intake.ErrNotFound)
+	}
+	if err != nil {
+		return intake.StoredGame{}, wrap("read game", err)
+	}
+	if d.Status == string(intake.StatusPending) {
+		var end endDoc
+		err := s.ends.FindOne(ctx, bson.D{{Key: "_id", Value: d.ID}}).Decode(&end)
+		switch {
+		case errors.Is(err, mongo.ErrNoDocuments):
+		case err != nil:
+			return intake.StoredGame{}, wrap("read game end", err)
+		case end.Kind == string(intake.StatusFinished) && end.Game != nil:
+			d = *end.Game
+		default:
+			d.Status = end.Kind
+		}
+	}
+	if d.Status == string(intake.StatusFinished) {
+		err := s.rated.FindOne(ctx, bson.D{{Key: "_id", Value: d.ID}}).Err()
+		switch {
+		case err == nil:
+			d.Status = string(intake.StatusRated)
+		case !errors.Is(err, mongo.ErrNoDocuments):
+			return intake.StoredGame{}, wrap("read game", err)
+		}
+	}
+	return d.game()
+}
+
+// Game implements intake.Store.
+func (s *Store) Game(ctx context.Context, id string) (intake.StoredGame, error) {
+	return s.one(ctx, bson.D{{Key: "_id", Value: id}}, "game "+id)
+}
+
+// BySource implements intake.Store.
+func (s *Store) BySource(ctx context.Context, sourceID string) (intake.StoredGame, error) {
+	return s.one(ctx, bson.D{{Key: "source_id", Value: sourceID}}, "source_id "+sourceID)
+}
+
+// endDoc is the decided end of a pending game: finished (with the
+// finished game) or expired.
+type endDoc struct {
+	ID   string   `bson:"_id"`
+	Kind string   `bson:"kind"` // a intake.Status: finished or expired
+	Game *gameDoc `bson:"game,omitempty"`
+}
+
+// Finish implements intake.Store.
+func (s *Store) Finish(ctx context.Context, f intake.StoredGame) error {
+	g, err := s.Game(ctx, f.ID)
+	if err != nil {
+		return err
+	}
+	if g.Status != intake.StatusPending {
+		return fmt.Errorf("game %s is %s: %w", f.ID, g.Status, intake.ErrNotPending)
+	}
+	d, err := toDoc(f)
+	if err != nil {
+		return err
+	}
+	if err := s.markUnrated(ctx, f); err != nil {
+		return err
+	}
+	end := endDoc{ID: f.ID, Kind: string(intake.StatusFinished), Game: &d}
+	if _, err := s.ends.InsertOne(ctx, end); err != nil {
+		if !mongo.IsDuplicateKeyError(err) {
+			return wrap("decide game end", err)
+		}
+		// Decided before: by this same result (a retry goes on), or not.
+		if err := s.ends.FindOne(ctx, bson.D{{Key: "_id", Value: f.ID}}).Decode(&end); err != nil {
+			return wrap("read game end", err)
+		}
+		if end.Kind != string(intake.StatusFinished) || end.Game.Hash != f.Hash {
+			return fmt.Errorf("game %s already ended: %w", f.ID, intake.ErrNotPending)
+		}
+	}
+	return s.unmarkPending(ctx, f.ID)
+}
+
+// ratedDoc says a game is rated.
+type ratedDoc struct {
+	ID string `bson:"_id"`
+}
+
+// MarkRated implements intake.Store: an insert under the game's id, then
+// its unrated mark goes, later and with others' (Finished drops a rated
+// game's mark it finds). It reads nothing: intake calls it for a finished
+// game only.
+func (s *Store) MarkRated(ctx context.Context, id string) error {
+	if err := s.insRated.Insert(ctx, ratedDoc{ID: id}); err != nil && !mongo.IsDuplicateKeyError(err) {
+		return wrap("mark game rated", err)
+	}
+	s.delUnrated.Delete(id)
+	return nil
+}
+
+// Finished implements intake.Store: the marked games, oldest first; the
+// marks of games rated meanwhile are dropped.
+func (s *Store) Finished(ctx context.Context, limit int) ([]intake.StoredGame, error) {
+	marks, err := mongox.Markers(ctx, s.unrated)
+	if err != nil {
+		return nil, wrap("list unrated games", err)
+	}
+	out := make([]intake.StoredGame, 0, limit)
+	for _, m := range marks {
+		if len(out) == limit {
+			break
+		}
+		g, err := s.Game(ctx, m.ID)
+		switch {
+		case errors.Is(err, intake.ErrNotFound), err == nil && g.Status == intake.StatusPending:
+			continue // marked just before it is stored or finished
+		case err != nil:
+			return nil, err
+		case g.Status != intake.StatusFinished:
+			if _, err := s.unrated.DeleteOne(ctx, bson.D{{Key: "_id", Value: m.ID}}); err != nil {
+				return nil, wrap("unmark game", err)
+			}
+			continue
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// ExpirePending implements intake.Store: it reads the pending marks, not
+// the games. Each expiry is decided like a result, by an insert under the
+// game's id, so a result and an expiry racing each other cannot both win.
+func (s *Store) ExpirePending(ctx context.Context, now time.Time) (int, error) {
+	marks, err := s.pendingMarks(ctx, bson.D{})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, m := range marks {
+		if m.ExpiresAt.After(now) {
+			continue
+		}
+		end := endDoc{ID: m.ID, Kind: string(intake.StatusExpired)}
+		if _, err := s.ends.InsertOne(ctx, end); err != nil && !mongo.IsDuplicateKeyError(err) {
+			return n, wrap("decide game end", err)
+		} else if err == nil {
+			n++
+		}
+		// Ended now or before (a result, another expiry): the mark goes.
+		if err := s.unmarkPending(ctx, m.ID); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// pendingDoc marks a pending game until it ends.
+type pendingDoc struct {
+	ID        string    `bson:"_id"`
+	Black     string    `bson:"black"`
+	White     string    `bson:"white"`
+	ExpiresAt time.Time `bson:"expires_at"`
+}
+
+// markPending marks the game before it is stored, so that no pending game
+// is ever without its mark; a mark whose game never came is dropped by
+// Unfinished and ExpirePending.
+func (s *Store) markPending(ctx context.Context, g intake.StoredGame) error {
+	_, err := s.pending.InsertOne(ctx, pendingDoc{ID: g.ID, Black: g.Black, White: g.White, ExpiresAt: g.ExpiresAt.UTC()})
+	if mongo.IsDuplicateKeyError(err) {
+		return nil // a retry of the same create
+	}
+	return wrap("mark game pending", err)
+}
+
+func (s *Store) unmarkPending(ctx context.Context, id string) error {
+	_, err := s.pending.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
+	return wrap("unmark pending game", err)
+}
+
+func (s *Store) pendingMarks(ctx context.Context, filter bson.D) ([]pendingDoc, error) {
+	cur, err := s.pending.Find(ctx, filter)
+	if err != nil {
+		return nil, wrap("list pending games", err)
+	}
+	var marks []pendingDoc
+	if err := cur.All(ctx, &marks); err != nil {
+		return nil, wrap("list pending games", err)
+	}
+	return marks, nil
+}
+
+// Unfinished implements intake.Store: the player's marks whose games are
+// still pending. Marks of games that ended (a crash between the end and
+// the unmarking) or never came are dropped on the way.
+func (s *Store) Unfinished(ctx context.Context, player string) ([]string, error) {
+	marks, err := s.pendingMarks(ctx, bson.D{{Key: "$or", Value: bson.A{
+		bson.D{{Key: "black", Value: player}}, bson.D{{Key: "white", Value: player}},
+	}}})
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, m := range marks {
+		g, err := s.Game(ctx, m.ID)
+		switch {
+		case errors.Is(err, intake.ErrNotFound):
+			// Marked just before it is stored, or the create failed.
+			continue
+		case err != nil:
+			return nil, err
+		case g.Status == intake.StatusPending:
+			ids = append(ids, m.ID)
+		default:
+			if err := s.unmarkPending(ctx, m.ID); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return ids, nil
+}
+
+// wrap keeps the driver error for logs and marks connection trouble as
+// an outage (internal/outage), which api shows as 503 without the driver text.
+func wrap(op string, err error) error {
+	return mongox.Wrap("gamedb", op, err)
+}

@@ -1,0 +1,352 @@
+package intaketest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/intake"
+)
+
+// Run checks that stores made by newStore keep the intake.Store contract.
+// Each subtest gets a fresh, empty store.
+func Run(t *testing.T, newStore func(t *testing.T) intake.Store) {
+	for _, tc := range []struct {
+		name string
+		run  func(t *testing.T, s intake.Store)
+	}{
+		{"RoundTrip", roundTrip},
+		{"NotFound", notFound},
+		{"SourceIsUnique", sourceIsUnique},
+		{"ConcurrentCreateOneWins", concurrentCreate},
+		{"FinishOnlyPending", finishOnlyPending},
+		{"ConcurrentEndsOneWins", concurrentEnds},
+		{"MarkRatedIdempotent", markRatedIdempotent},
+		{"FinishedOldestFirst", finishedOldestFirst},
+		{"ExpirePending", expirePending},
+		{"UnfinishedUntilEnded", unfinishedUntilEnded},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
+	}
+}
+
+// t0 has whole milliseconds: stores keep times to the millisecond.
+var t0 = time.Date(2026, 3, 1, 12, 30, 45, 123_000_000, time.UTC)
+
+// Finished returns a judged finished game between black and white (a
+// short game Black wins by resignation), as intake would store it.
+func Finished(id, source, black, white string, at time.Time) intake.StoredGame {
+	rec := &games.Record{
+		Size: 9, Rules: games.Chinese(), Komi: 7, End: games.EndResign, EndBy: games.White, Result: "B+R",
+		Moves: []games.Move{
+			games.Play(games.Black, games.Point{X: 2, Y: 2}), games.Play(games.White, games.Point{X: 6, Y: 6}),
+			games.PassMove(games.Black),
+		},
+		Dead:      nil,
+		Black:     games.Player{Name: black, Rank: "3k"},
+		Penalties: games.Penalties{BlackWarnings: 1},
+	}
+	v, err := games.Judge(rec)
+	if err != nil {
+		panic(err)
+	}
+	return intake.StoredGame{
+		ID: id, SourceID: source, Status: intake.StatusFinished, Black: black, White: white, Rated: true,
+		TimeControl: "byoyomi 10m 3x30s", Record: rec, Verdict: &v, Hash: intake.ContentHash(black, white, true, rec, v),
+		SubmittedBy: "go-server", CreatedAt: at, FinishedAt: at,
+	}
+}
+
+// PendingGame returns a pending game as intake would store it.
+func PendingGame(id, black, white string, at time.Time, ttl time.Duration) intake.StoredGame {
+	return intake.StoredGame{
+		ID: id, SourceID: id, Status: intake.StatusPending, Black: black, White: white, Rated: true,
+		Record:    &games.Record{Size: 19, Rules: games.Japanese(), Komi: 6.5, Black: games.Player{Name: black}, White: games.Player{Name: white}},
+		CreatedAt: at, ExpiresAt: at.Add(ttl), SubmittedBy: "matchmaking",
+	}
+}
+
+func mustCreate(t *testing.T, s intake.Store, g intake.StoredGame) {
+	t.Helper()
+	if err := s.Create(context.Background(), g); err != nil {
+		t.Fatalf("Create(%s): %v", g.ID, err)
+	}
+}
+
+func mustGet(t *testing.T, s intake.Store, id string) intake.StoredGame {
+	t.Helper()
+	g, err := s.Game(context.Background(), id)
+	if err != nil {
+		t.Fatalf("Game(%s): %v", id, err)
+	}
+	return g
+}
+
+func same(t *testing.T, what string, got, want intake.StoredGame) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s:\n got %+v\nwant %+v\n got record %+v\nwant record %+v", what, got, want, got.Record, want.Record)
+	}
+}
+
+func roundTrip(t *testing.T, s intake.Store) {
+	ctx := context.Background()
+	f := Finished("g1", "src-1", "alice", "bob", t0)
+	p := PendingGame("g2", "carol", "dave", t0, time.Hour)
+	mustCreate(t, s, f)
+	mustCreate(t, s, p)
+	same(t, "finished by id", mustGet(t, s, "g1"), f)
+	same(t, "pending by id", mustGet(t, s, "g2"), p)
+	got, err := s.BySource(ctx, "src-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, "by source", got, f)
+}
+
+func notFound(t *testing.T, s intake.Store) {
+	ctx := context.Background()
+	if _, err := s.Game(ctx, "nope"); !errors.Is(err, intake.ErrNotFound) {
+		t.Errorf("Game(nope) = %v, want ErrNotFound", err)
+	}
+	if _, err := s.BySource(ctx, "nope"); !errors.Is(err, intake.ErrNotFound) {
+		t.Errorf("BySource(nope) = %v, want ErrNotFound", err)
+	}
+	if err := s.Finish(ctx, Finished("nope", "nope", "a", "b", t0)); !errors.Is(err, intake.ErrNotFound) {
+		t.Errorf("Finish(nope) = %v, want ErrNotFound", err)
+	}
+}
+
+func sourceIsUnique(t *testing.T, s intake.Store) {
+	ctx := context.Background()
+	first := Finished("g1", "src", "alice", "bob", t0)
+	mustCreate(t, s, first)
+	other := Finished("g2", "src", "carol", "dave", t0.Add(time.Minute))
+	if err := s.Create(ctx, other); !errors.Is(err, intake.ErrSourceTaken) {
+		t.Fatalf("second Create with the same source_id = %v, want ErrSourceTaken", err)
+	}
+	sameID := Finished("g1", "src-other", "carol", "dave", t0)
+	if err := s.Create(ctx, sameID); !errors.Is(err, intake.ErrSourceTaken) {
+		t.Fatalf("Create with a taken id = %v, want ErrSourceTaken", err)
+	}
+	same(t, "the first stays", mustGet(t, s, "g1"), first)
+	if _, err := s.Game(ctx, "g2"); !errors.Is(err, intake.ErrNotFound) {
+		t.Fatalf("the refused game was stored: %v", err)
+	}
+}
+
+func concurrentCreate(t *testing.T, s intake.Store) {
+	const n = 8
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() {
+			errs[i] = s.Create(context.Background(), Finished(fmt.Sprintf("g%d", i), "same-source", "alice", "bob", t0))
+		})
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			ok++
+		case !errors.Is(err, intake.ErrSourceTaken):
+			t.Errorf("unexpected error %v", err)
+		}
+	}
+	if ok != 1 {
+		t.Fatalf("%d creates of one source_id succeeded, want 1", ok)
+	}
+}
+
+func finishOnlyPending(t *testing.T, s intake.Store) {
+	ctx := context.Background()
+	p := PendingGame("g1", "alice", "bob", t0, time.Hour)
+	mustCreate(t, s, p)
+	f := Finished("g1", "g1", "alice", "bob", t0.Add(time.Minute))
+	f.CreatedAt = t0
+	if err := s.Finish(ctx, f); err != nil {
+		t.Fatal(err)
+	}
+	want := f
+	want.ExpiresAt = time.Time{}
+	same(t, "finished pending game", mustGet(t, s, "g1"), want)
+	again := f
+	again.Hash = "other"
+	if err := s.Finish(ctx, again); !errors.Is(err, intake.ErrNotPending) {
+		t.Fatalf("Finish of a finished game = %v, want ErrNotPending", err)
+	}
+	same(t, "second finish changed nothing", mustGet(t, s, "g1"), want)
+	// A finished game never created pending cannot be finished either.
+	mustCreate(t, s, Finished("g2", "src-2", "alice", "bob", t0))
+	if err := s.Finish(ctx, Finished("g2", "src-2", "alice", "bob", t0)); !errors.Is(err, intake.ErrNotPending) {
+		t.Fatalf("Finish of a submitted game = %v, want ErrNotPending", err)
+	}
+}
+
+// concurrentEnds: results with different content and an expiry race for
+// one pending game; exactly one wins, and the game is what it says.
+func concurrentEnds(t *testing.T, s intake.Store) {
+	ctx := context.Background()
+	for round := range 5 {
+		id := fmt.Sprintf("g%d", round)
+		mustCreate(t, s, PendingGame(id, "alice", "bob", t0, time.Hour))
+		const n = 6
+		var wg sync.WaitGroup
+		errs := make([]error, n)
+		expired := make([]int, n)
+		hashes := make([]string, n)
+		for i := range n {
+			wg.Go(func() {
+				if i == 0 {
+					expired[i], errs[i] = s.ExpirePending(ctx, t0.Add(2*time.Hour))
+					return
+				}
+				f := Finished(id, id, "alice", "bob", t0)
+				f.Hash = fmt.Sprintf("content-%d", i)
+				hashes[i] = f.Hash
+				errs[i] = s.Finish(ctx, f)
+			})
+		}
+		wg.Wait()
+		wins, winner := 0, -1
+		for i, err := range errs {
+			switch {
+			case i == 0 && err == nil && expired[0] == 1, i > 0 && err == nil:
+				wins++
+				winner = i
+			case err != nil && !errors.Is(err, intake.ErrNotPending):
+				t.Fatalf("unexpected %v", err)
+			}
+		}
+		if wins != 1 {
+			t.Fatalf("round %d: %d ends won (%v, expired %d)", round, wins, errs, expired[0])
+		}
+		g := mustGet(t, s, id)
+		if winner == 0 && g.Status != intake.StatusExpired || winner > 0 && (g.Status != intake.StatusFinished || g.Hash != hashes[winner]) {
+			t.Fatalf("round %d: winner %d, game is %s with hash %q", round, winner, g.Status, g.Hash)
+		}
+	}
+}
+
+func markRatedIdempotent(t *testing.T, s intake.Store) {
+	ctx := context.Background()
+	mustCreate(t, s, Finished("g1", "src", "alice", "bob", t0))
+	for range 2 {
+		if err := s.MarkRated(ctx, "g1"); err != nil {
+			t.Fatal(err)
+		}
+		if g := mustGet(t, s, "g1"); g.Status != intake.StatusRated {
+			t.Fatalf("status %s after MarkRated", g.Status)
+		}
+	}
+}
+
+func finishedOldestFirst(t *testing.T, s intake.Store) {
+	ctx := context.Background()
+	for i, off := range []int{3, 1, 2, 0} {
+		mustCreate(t, s, Finished(fmt.Sprintf("g%d", i), fmt.Sprintf("src-%d", i), "alice", "bob", t0.Add(time.Duration(off)*time.Minute)))
+	}
+	mustCreate(t, s, PendingGame("p", "alice", "bob", t0, time.Hour))
+	if err := s.MarkRated(ctx, "g2"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Finished(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].ID != "g3" || got[1].ID != "g1" {
+		t.Fatalf("Finished(2) = %v, want g3, g1", ids(got))
+	}
+	got, err = s.Finished(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(ids(got)) != "[g3 g1 g0]" {
+		t.Fatalf("Finished(10) = %v, want [g3 g1 g0]", ids(got))
+	}
+}
+
+func ids(gs []intake.StoredGame) []string {
+	out := make([]string, len(gs))
+	for i, g := range gs {
+		out[i] = g.ID
+	}
+	return out
+}
+
+func expirePending(t *testing.T, s intake.Store) {
+	ctx := context.Background()
+	mustCreate(t, s, PendingGame("old", "alice", "bob", t0, time.Hour))
+	mustCreate(t, s, PendingGame("new", "alice", "bob", t0, 3*time.Hour))
+	mustCreate(t, s, Finished("done", "src", "alice", "bob", t0))
+	n, err := s.ExpirePending(ctx, t0.Add(2*time.Hour))
+	if err != nil || n != 1 {
+		t.Fatalf("ExpirePending = %d, %v; want 1", n, err)
+	}
+	if g := mustGet(t, s, "old"); g.Status != intake.StatusExpired {
+		t.Fatalf("old is %s", g.Status)
+	}
+	for _, id := range []string{"new"} {
+		if g := mustGet(t, s, id); g.Status != intake.StatusPending {
+			t.Fatalf("%s is %s", id, g.Status)
+		}
+	}
+	if g := mustGet(t, s, "done"); g.Status != intake.StatusFinished {
+		t.Fatalf("done is %s", g.Status)
+	}
+	// An expired game cannot be finished.
+	f := Finished("old", "old", "alice", "bob", t0)
+	if err := s.Finish(ctx, f); !errors.Is(err, intake.ErrNotPending) {
+		t.Fatalf("Finish of an expired game = %v", err)
+	}
+	if n, err := s.ExpirePending(ctx, t0.Add(2*time.Hour)); err != nil || n != 0 {
+		t.Fatalf("second ExpirePending = %d, %v; want 0", n, err)
+	}
+}
+
+func unfinishedUntilEnded(t *testing.T, s intake.Store) {
+	ctx := context.Background()
+	want := func(player string, ids ...string) {
+		t.Helper()
+		got, err := s.Unfinished(ctx, player)
+		if err != nil {
+			t.Fatalf("Unfinished(%s): %v", player, err)
+		}
+		if len(got) != len(ids) || (len(ids) > 0 && !reflect.DeepEqual(sorted(got), sorted(ids))) {
+			t.Fatalf("Unfinished(%s) = %v, want %v", player, got, ids)
+		}
+	}
+	want("alice")
+	mustCreate(t, s, PendingGame("p1", "alice", "bob", t0, time.Hour))
+	mustCreate(t, s, PendingGame("p2", "carol", "alice", t0, 3*time.Hour))
+	mustCreate(t, s, Finished("done", "src", "dave", "erin", t0))
+	want("alice", "p1", "p2")
+	want("bob", "p1")
+	want("carol", "p2")
+	want("dave")
+	// A result ends it for both players.
+	if err := s.Finish(ctx, Finished("p1", "p1", "alice", "bob", t0)); err != nil {
+		t.Fatal(err)
+	}
+	want("bob")
+	want("alice", "p2")
+	// So does expiry.
+	if n, err := s.ExpirePending(ctx, t0.Add(4*time.Hour)); err != nil || n != 1 {
+		t.Fatalf("ExpirePending = %d, %v; want 1", n, err)
+	}
+	want("alice")
+	want("carol")
+}
+
+func sorted(ids []string) []string {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return out
+}

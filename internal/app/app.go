@@ -1,0 +1,210 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/weiqi-platform/rank/api"
+	"github.com/weiqi-platform/rank/exams"
+	"github.com/weiqi-platform/rank/intake"
+	"github.com/weiqi-platform/rank/internal/metrics"
+	"github.com/weiqi-platform/rank/jobs"
+	"github.com/weiqi-platform/rank/matchmaking"
+	"github.com/weiqi-platform/rank/players"
+	"github.com/weiqi-platform/rank/rating"
+)
+
+// Clock is the one clock: everything that reads time reads it (accounts
+// and tokens, ratings, the intake, exams, matchmaking), and the job
+// scheduler also waits on it. jobs.SystemClock is the real one; tests
+// pass a fake.
+type Clock = jobs.Clock
+
+// Config tunes the services; zero fields take each service's defaults.
+type Config struct {
+	// Players: token lifetime, login and registration limits. Its clock
+	// is the application's.
+	Players players.Config
+	// Match: the pairing policy and ticket ages. Its clock and metrics
+	// are the application's.
+	Match matchmaking.Config
+	// GameTTL is how long a pairing's game may stay unfinished before the
+	// expire job voids it (intake.DefaultPendingTTL when 0).
+	GameTTL time.Duration
+	// Jobs: leases and retries of the scheduled jobs. Clock and Logger are
+	// the application's.
+	Jobs jobs.Options
+	// HTTP.
+	BodyLimit      int64
+	TrustedProxies []string
+}
+
+// The scheduled jobs and when they fire, decided. Every replica runs the
+// scheduler; each firing runs once across them (jobs.Runner with leases),
+// and an admin can run any of them on demand.
+const (
+	// ExamsSpec: the exam tick opens due sessions and grades those past
+	// their deadline, so a minute is the exams' resolution.
+	ExamsSpec = "* * * * *"
+	// ExpireSpec: pending games and matchmaking tickets whose time is up
+	// (App.Expire).
+	ExpireSpec = "* * * * *"
+	// RecoverSpec: what a crash left (unfinished rating operations, games
+	// stored but not rated) is completed at start and then every five
+	// minutes.
+	RecoverSpec = "*/5 * * * *"
+	// VerifySpec: the nightly verification of the ledger, at 03:00 UTC.
+	VerifySpec = "0 3 * * *"
+)
+
+// App is the whole application: every service, wired, and the HTTP
+// handler that serves them.
+type App struct {
+	Players     *players.Service
+	Ratings     *rating.Service
+	Intake      *intake.Intake
+	Exams       *exams.Service
+	Matchmaking *matchmaking.Service
+	Jobs        *jobs.Runner
+	Handler     *api.Server
+	Metrics     *metrics.Registry
+	Clock       Clock
+	Logger      *slog.Logger
+
+	stop context.CancelFunc
+	done chan struct{}
+}
+
+// New builds the application on its stores. clock nil is the system
+// clock, log nil discards, reg nil is a fresh registry.
+func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Registry) (*App, error) {
+	if clock == nil {
+		clock = jobs.SystemClock
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if reg == nil {
+		reg = metrics.New()
+	}
+	a := &App{Metrics: reg, Clock: clock, Logger: log}
+	pc := cfg.Players
+	pc.Now = clock.Now
+	a.Players = players.NewService(s.Accounts, s.Limits, pc)
+	a.Ratings = rating.NewService(s.Ratings, rating.ServiceConfig{System: rating.Default, Recorder: reg, Now: clock.Now})
+	a.Intake = intake.New(s.Games, s.Presence, a.Ratings, a.Players, reg, intake.Config{Now: clock.Now, PendingTTL: cfg.GameTTL})
+	a.Exams = &exams.Service{Store: s.Exams, Intake: a.Intake, Ratings: a.Ratings, Accounts: a.Players,
+		Calendar: jobs.Calendar{}, Clock: clock}
+	mc := cfg.Match
+	mc.Now, mc.Metrics = clock.Now, reg
+	var err error
+	if a.Matchmaking, err = matchmaking.New(s.Queue, matchmaking.IntakeGames{Intake: a.Intake, TTL: cfg.GameTTL}, s.History, mc); err != nil {
+		return nil, fmt.Errorf("matchmaking: %w", err)
+	}
+	jc := cfg.Jobs
+	jc.Clock, jc.Logger = clock, log
+	a.Jobs = jobs.New(s.Leases, jc)
+	for _, j := range []jobs.Job{
+		{Name: "exams", Spec: ExamsSpec, Run: func(ctx context.Context, f jobs.Firing) error { return a.Exams.Tick(ctx, f.At) }},
+		{Name: "expire", Spec: ExpireSpec, Run: func(ctx context.Context, _ jobs.Firing) error { return a.Expire(ctx) }},
+		{Name: "recover", Spec: RecoverSpec, Run: func(ctx context.Context, _ jobs.Firing) error { return a.Recover(ctx) }},
+		{Name: "verify", Spec: VerifySpec, Run: a.verify},
+	} {
+		if err := a.Jobs.Add(j); err != nil {
+			return nil, err
+		}
+	}
+	a.Handler, err = api.New(api.Deps{
+		Logger: log, Checks: s.Checks, Metrics: reg, MetricsHandler: reg.Handler(),
+		BodyLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies,
+		Players: a.Players, Ratings: a.Ratings, Games: a.Intake, Exams: a.Exams, Jobs: a.Jobs, Matchmaking: a.Matchmaking,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// Recover completes every unfinished rating operation, then rates every
+// stored game not yet rated: what a crash left. rankd runs it at start;
+// the recover job runs it every five minutes.
+func (a *App) Recover(ctx context.Context) error {
+	ops, err := a.Ratings.Recover(ctx)
+	if err != nil {
+		return fmt.Errorf("recover rating operations: %w", err)
+	}
+	gs, err := a.Intake.Recover(ctx)
+	if err != nil {
+		return fmt.Errorf("recover unrated games: %w", err)
+	}
+	a.Logger.Info("recovered", "rating_operations", ops, "unrated_games", gs)
+	return nil
+}
+
+// Expire is the expire job's work, in one place: pending games whose time
+// is up, and matchmaking tickets whose players stopped waiting.
+func (a *App) Expire(ctx context.Context) error {
+	games, gerr := a.Intake.ExpirePending(ctx)
+	tickets, terr := a.Matchmaking.Expire(ctx)
+	if games > 0 || tickets > 0 {
+		a.Logger.Info("expired", "pending_games", games, "tickets", tickets)
+	}
+	return errors.Join(gerr, terr)
+}
+
+// verify verifies the whole ledger and keeps the report under the
+// firing's key (so a resumed firing keeps one report).
+func (a *App) verify(ctx context.Context, f jobs.Firing) error {
+	rep, err := a.Ratings.VerifyAndKeep(ctx, f.Key())
+	if err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	if !rep.OK() {
+		a.Logger.Warn("verification found mismatches", "report", rep.ID, "mismatches", len(rep.Mismatches))
+	}
+	return nil
+}
+
+// Start runs the job scheduler and, when matchEvery is positive, the
+// matchmaking passes every matchEvery, until Stop.
+func (a *App) Start(matchEvery time.Duration) {
+	ctx, cancel := context.WithCancel(context.Background())
+	a.stop, a.done = cancel, make(chan struct{})
+	loops := 1
+	finished := make(chan struct{}, 2)
+	go func() {
+		_ = a.Jobs.Run(ctx)
+		finished <- struct{}{}
+	}()
+	if matchEvery > 0 {
+		loops++
+		go func() {
+			a.Matchmaking.Run(ctx, matchEvery, func(err error) { a.Logger.Warn("matchmaking pass", "err", err) })
+			finished <- struct{}{}
+		}()
+	} else {
+		a.Logger.Info("matchmaking passes off on this replica", "match_every", matchEvery)
+	}
+	go func() {
+		for range loops {
+			<-finished
+		}
+		close(a.done)
+	}()
+}
+
+// Stop stops the scheduler and the passes and waits for what they were
+// doing: a firing cut short releases its lease, and another replica (or
+// the next start) resumes it; a pass gives its pool leases up so that
+// another replica takes over at once. Safe to call without Start.
+func (a *App) Stop() {
+	if a.stop == nil {
+		return
+	}
+	a.stop()
+	<-a.done
+	a.stop = nil
+}

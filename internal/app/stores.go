@@ -1,0 +1,69 @@
+package app
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/weiqi-platform/rank/api"
+	"github.com/weiqi-platform/rank/exams"
+	"github.com/weiqi-platform/rank/exams/examdb"
+	"github.com/weiqi-platform/rank/intake"
+	"github.com/weiqi-platform/rank/intake/gamedb"
+	"github.com/weiqi-platform/rank/jobs"
+	"github.com/weiqi-platform/rank/jobs/jobsredis"
+	"github.com/weiqi-platform/rank/matchmaking"
+	"github.com/weiqi-platform/rank/matchmaking/redisqueue"
+	"github.com/weiqi-platform/rank/players"
+	"github.com/weiqi-platform/rank/players/playerdb"
+	"github.com/weiqi-platform/rank/players/playerredis"
+	"github.com/weiqi-platform/rank/rating"
+	"github.com/weiqi-platform/rank/rating/ratingdb"
+)
+
+// Stores are where the application keeps its state: the document store's
+// (accounts, ratings and the ledger, games, exams) and Redis's (login
+// limits, the matchmaking queue, job leases).
+type Stores struct {
+	Accounts players.Store
+	Limits   players.Limiter
+	Ratings  rating.Store
+	Games    intake.Store
+	Presence intake.Presence
+	Exams    exams.Store
+	Queue    matchmaking.Queue
+	History  matchmaking.History
+	Leases   jobs.Leases
+	// Checks are the readiness probes (/readyz): one per store server.
+	Checks []api.Check
+}
+
+// OpenStores opens every store on a Mongo database and a Redis client (a
+// single server or a cluster), making sure their indexes exist.
+func OpenStores(ctx context.Context, db *mongo.Database, rdb redis.UniversalClient) (Stores, error) {
+	var s Stores
+	var err error
+	if s.Accounts, err = playerdb.New(ctx, db); err != nil {
+		return Stores{}, err
+	}
+	if s.Ratings, err = ratingdb.New(ctx, db); err != nil {
+		return Stores{}, err
+	}
+	if s.Games, err = gamedb.New(ctx, db); err != nil {
+		return Stores{}, err
+	}
+	if s.Presence, err = gamedb.NewPresence(ctx, db); err != nil {
+		return Stores{}, err
+	}
+	if s.Exams, err = examdb.Open(ctx, db); err != nil {
+		return Stores{}, err
+	}
+	q := redisqueue.New(rdb)
+	s.Limits, s.Queue, s.History, s.Leases = playerredis.New(rdb), q, q, jobsredis.New(rdb, "")
+	s.Checks = []api.Check{
+		{Name: "mongo", Ping: func(ctx context.Context) error { return db.Client().Ping(ctx, nil) }},
+		{Name: "redis", Ping: func(ctx context.Context) error { return rdb.Ping(ctx).Err() }},
+	}
+	return s, nil
+}
