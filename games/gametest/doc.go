@@ -1,6 +1,12 @@
 // Package gametest is the contract suite every games.Store implementation
-// must pass (Run), so that the Mongo adapter on embedded FerretDB and on a
-// real MongoDB are held to one behaviour.
+// must pass (Run) and the one for games.Presence (RunPresence), so that
+// the Mongo adapters on embedded FerretDB and on a real MongoDB and the
+// in-memory stores are held to one behaviour. It also owns those
+// in-memory stores (memory.go): Memory (a games.Store) and
+// MemoryPresence, for tests whose subject is not storage; their Fail
+// hook injects an outage at a named method. Finished and PendingGame
+// make games as intake would store them.
 //
-// It imports games and the standard library's testing; never a driver.
+// It imports games and the standard library only (testing for the
+// suites); never a driver, and product code must not import it.
 package gametest
