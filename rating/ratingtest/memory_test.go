@@ -3,8 +3,10 @@ package ratingtest_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/weiqi-platform/rank/rating"
 	"github.com/weiqi-platform/rank/rating/ratingtest"
@@ -72,5 +74,22 @@ func TestMemoryCopies(t *testing.T) {
 	es, err := m.Audit(ctx, rating.AuditQuery{Limit: 1})
 	if err != nil || len(es) != 1 || es[0].Evidence[0] != "g1" {
 		t.Fatalf("audit = %+v, %v; want the entry as appended", es, err)
+	}
+}
+
+// BenchmarkMemoryServiceApply is rating's BenchmarkServiceApply on
+// Memory: one game to two of 100 players through the rating service,
+// what a domain or handler test pays per game without a store server.
+func BenchmarkMemoryServiceApply(b *testing.B) {
+	ctx := context.Background()
+	svc := rating.NewService(ratingtest.NewMemory(), rating.ServiceConfig{})
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		g := rating.GameInput{ID: fmt.Sprintf("b%d", i), Black: fmt.Sprintf("p%d", i%100), White: fmt.Sprintf("p%d", (i+1)%100),
+			Winner: rating.SideBlack, Game: rating.Game{Moves: 150}, SourceID: fmt.Sprintf("src-b%d", i), Actor: "go-server", At: at}
+		if _, err := svc.Apply(ctx, g); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
