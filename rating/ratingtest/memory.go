@@ -203,13 +203,13 @@ func (m *Memory) SetPlan(ctx context.Context, id string, p rating.Plan) (rating.
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if stored, ok := m.plans[id]; ok {
-		b = stored
-	} else {
+	stored, ok := m.plans[id]
+	if !ok {
 		m.plans[id] = b
+		return p, nil // as ratingdb: the caller's plan, as given
 	}
 	var out rating.Plan
-	if err := json.Unmarshal(b, &out); err != nil {
+	if err := json.Unmarshal(stored, &out); err != nil {
 		return rating.Plan{}, fmt.Errorf("ratingtest: operation %s: stored plan: %w", id, err)
 	}
 	return out, nil
