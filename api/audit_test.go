@@ -18,8 +18,8 @@ type adminWorld struct {
 	admin, server, alice, bob, gameID string
 }
 
-func newAdminWorld(t *testing.T) *adminWorld {
-	e := newEnv(t)
+func newAdminWorld(t *testing.T, opts ...option) *adminWorld {
+	e := newEnv(t, opts...)
 	w := &adminWorld{env: e, admin: e.account("root", players.RoleAdmin), server: e.account("go-server", players.RoleServer),
 		alice: e.register("alice"), bob: e.register("bob")}
 	out := e.expect(req{method: "POST", path: "/api/v1/games", token: w.server, body: map[string]any{"source_id": "s-1", "black": "alice", "white": "bob",
@@ -210,7 +210,7 @@ func TestAuditTrail(t *testing.T) {
 // the driver, behind the service's back, is reported by GET
 // /admin/verify, which keeps its reports.
 func TestVerifyReportsTampering(t *testing.T) {
-	w := newAdminWorld(t)
+	w := newAdminWorld(t, onRealStores())
 	w.post("/api/v1/admin/players/bob/adjust", map[string]any{"delta": 20, "reason": "outage"}, "", 200, "")
 	if rep := w.expect(req{method: "GET", path: "/api/v1/admin/verify", token: w.admin}, 200, ""); rep.JSON["ok"] != true {
 		t.Fatalf("clean store: %s", rep.Body)

@@ -25,7 +25,7 @@ func TestConcurrentGamesApplyInOrder(t *testing.T) {
 		nGames   = 200
 		workers  = 16
 	)
-	e := newEnv(t)
+	e := newEnv(t, onRealStores())
 	server := e.account("go-server", players.RoleServer)
 	names := make([]string, nPlayers)
 	for i := range names {

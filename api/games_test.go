@@ -70,7 +70,7 @@ func TestSubmitGameAndRead(t *testing.T) {
 	if r.EndBy == games.Black {
 		winner, loser = loser, winner
 	}
-	if winner["delta"] != 5.0 || loser["delta"] != -5.0 || winner["score"] != 5.0 || winner["rank"] != "1k" || loser["rank"] != "9k" && loser["score"] != -5.0 {
+	if winner["delta"] != 5.0 || loser["delta"] != -5.0 || winner["score"] != 5.0 || winner["rank"] != "1k" || loser["rank"] != "2k" || loser["score"] != -5.0 {
 		t.Fatalf("winner %v, loser %v", winner, loser)
 	}
 	if g := winner["glicko"].(map[string]any); g["rating"].(float64) <= 1500 || g["rd"].(float64) >= 350 {

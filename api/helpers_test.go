@@ -27,9 +27,10 @@ import (
 	"github.com/weiqi-platform/rank/rating"
 )
 
-// env is the real router, wired as rankd wires it (internal/app), on the
-// real stores: embedded FerretDB (or MongoDB) and the test redis-server,
-// with one settable clock.
+// env is the real router, wired as rankd wires it (internal/app), with
+// one settable clock: on the in-memory stores and an in-process Redis
+// (handlers are the subject), or, with onRealStores, on embedded FerretDB
+// (or MongoDB) and the test redis-server.
 type env struct {
 	t       *testing.T
 	stack   *apptest.Stack
@@ -53,21 +54,29 @@ var envStart = time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 // envTokenTTL outlives every clock move of the tests.
 const envTokenTTL = 365 * 24 * time.Hour
 
-type option func(*app.Config, *[]api.Check)
+// envOptions are what an option changes.
+type envOptions struct {
+	cfg    app.Config
+	checks []api.Check
+	real   bool
+}
+
+type option func(*envOptions)
 
 func newEnv(t *testing.T, opts ...option) *env {
 	t.Helper()
 	clock := clockwork.NewFakeClockAt(envStart)
-	cfg := app.Config{Players: players.Config{TokenTTL: envTokenTTL}}
-	var checks []api.Check
-	replace := false
-	for _, o := range opts {
-		o(&cfg, &checks)
-		replace = replace || checks != nil
+	o := envOptions{cfg: app.Config{Players: players.Config{TokenTTL: envTokenTTL}}}
+	for _, opt := range opts {
+		opt(&o)
 	}
-	st := apptest.Real(t, apptest.Clock(clock), apptest.Config(cfg), apptest.Wrap(func(s app.Stores) app.Stores {
-		if replace {
-			s.Checks = checks
+	build := apptest.Memory
+	if o.real {
+		build = apptest.Real
+	}
+	st := build(t, apptest.Clock(clock), apptest.Config(o.cfg), apptest.Wrap(func(s app.Stores) app.Stores {
+		if o.checks != nil {
+			s.Checks = o.checks
 		}
 		return s
 	}))
@@ -217,17 +226,21 @@ func (e *env) account(name string, role players.Role) string {
 	return tok.Secret
 }
 
-func withBodyLimit(n int64) option { return func(c *app.Config, _ *[]api.Check) { c.BodyLimit = n } }
+func withBodyLimit(n int64) option { return func(o *envOptions) { o.cfg.BodyLimit = n } }
 func withPlayers(p players.Config) option {
-	return func(c *app.Config, _ *[]api.Check) {
+	return func(o *envOptions) {
 		if p.TokenTTL == 0 {
 			p.TokenTTL = envTokenTTL
 		}
-		c.Players = p
+		o.cfg.Players = p
 	}
 }
 func withChecks(cs ...api.Check) option {
-	return func(_ *app.Config, checks *[]api.Check) { *checks = append([]api.Check{}, cs...) }
+	return func(o *envOptions) { o.checks = append([]api.Check{}, cs...) }
 }
+
+// onRealStores: the test's subject is what the real stores do (tampering
+// behind the service's back, exactly-once under concurrency).
+func onRealStores() option { return func(o *envOptions) { o.real = true } }
 
 func newRecorder() *httptest.ResponseRecorder { return httptest.NewRecorder() }

@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// ExamPairGap is the widest ladder-score gap (two ranks) at which two
+// PairGap is the widest ladder-score gap (two ranks) at which two
 // candidates are paired while a volunteer examiner could play instead;
 // beyond it, a candidate meets an examiner first, and another candidate
 // only when no examiner is left. Decided.
@@ -26,7 +26,7 @@ type Pair struct {
 	Black, White string
 }
 
-// ExamPairing is the pairing of one session.
+// Pairing is the pairing of one session.
 type Pairing struct {
 	Games []Pair
 	// Short maps each candidate who could not get every game (too few
@@ -34,14 +34,14 @@ type Pairing struct {
 	Short map[string]int
 }
 
-// PairExam pairs the candidates so that each plays `games` games against
+// PairEntrants pairs the candidates so that each plays `games` games against
 // different opponents of similar level: other candidates, nearest in
 // score first, then volunteer examiners, then farther candidates. Every
 // player's Black and White games differ by at most one. It is
 // deterministic: the same entrants in any order give the same pairing.
 //
 // How: candidates sorted by score take their nearest partners while both
-// need games (gap ≤ ExamPairGap); an augmenting step then reroutes
+// need games (gap ≤ PairGap); an augmenting step then reroutes
 // existing games (remove c–d, add a–c and d–b) to give still-short
 // candidates their games without leaving the gap; examiners fill what is
 // left, nearest first; and an Euler-tour orientation gives the colours.

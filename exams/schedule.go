@@ -11,8 +11,8 @@ import (
 	"github.com/weiqi-platform/rank/ranks"
 )
 
-// Promotion exams (platform.md flow 4): an admin's ExamSchedule fires by
-// a cron expression; each firing opens an ExamSession whose registered
+// Promotion exams (platform.md flow 4): an admin's Schedule fires by
+// a cron expression; each firing opens an Session whose registered
 // candidates play exam games; at its deadline each candidate is graded
 // and a pass sets the certified rank (or waits for an admin's approval).
 
@@ -129,7 +129,7 @@ type FieldError struct {
 	Reason string `json:"reason"`
 }
 
-// ValidationError lists every bad field of an ExamDraft.
+// ValidationError lists every bad field of an Draft.
 type ValidationError struct {
 	Fields []FieldError
 }
@@ -288,7 +288,7 @@ func (s Schedule) SessionFor(c Calendar, now time.Time) (time.Time, error) {
 	return c.Next(s.Cron, now.Add(s.RegistrationCloses))
 }
 
-// ExamSessionID is the id of s's session firing at at; every replica
+// SessionID is the id of s's session firing at at; every replica
 // derives the same one, which makes opening a session idempotent.
 func SessionID(scheduleID string, at time.Time) string {
 	return scheduleID + "@" + at.UTC().Format(time.RFC3339)

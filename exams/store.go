@@ -51,8 +51,8 @@ type Registration struct {
 	At          time.Time
 }
 
-// ExamGame is one pending game of a session, created through the
-// ExamGames port with this ID (so that its result comes back through
+// Game is one game of a session, a pending game of the intake under a
+// source_id made from this ID (so that its result comes back through
 // POST /api/v1/games like any game's).
 type Game struct {
 	ID          string // SessionID + "#" + number
@@ -67,7 +67,7 @@ type Game struct {
 	Settled     *Settlement
 }
 
-// ExamSession is one firing of a schedule.
+// Session is one firing of a schedule.
 type Session struct {
 	ID         string
 	ScheduleID string
@@ -87,7 +87,7 @@ type Session struct {
 	GradedAt   time.Time
 }
 
-// ExamResult is one candidate's grade in one session.
+// Result is one candidate's grade in one session.
 type Result struct {
 	ID         string // SessionID + "/" + Player
 	SessionID  string
@@ -110,7 +110,7 @@ var (
 	ErrConflict = errors.New("conflict")
 )
 
-// ExamStore keeps schedules, registrations, sessions and results (adapter
+// Store keeps schedules, registrations, sessions and results (adapter
 // ranks/examdb). Every write is one document, conditional where it moves
 // state, so a step repeated after a crash or by another replica finds its
 // work done instead of doing it twice.

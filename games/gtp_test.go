@@ -29,16 +29,12 @@ func gnugoPath() (string, error) {
 	return "", errors.New("gnugo is neither on PATH nor at /usr/games/gnugo (make services installs it)")
 }
 
-// needGnugo returns the gnugo path or skips the test saying why (and fails
-// it on CI, where every service must be there).
+// needGnugo returns the gnugo path or fails the test saying why.
 func needGnugo(t testing.TB) string {
 	t.Helper()
 	p, err := gnugoPath()
 	if err != nil {
-		if os.Getenv("RANK_TEST_REQUIRE_SERVICES") == "1" {
-			t.Fatalf("RANK_TEST_REQUIRE_SERVICES=1 but %v", err)
-		}
-		t.Skip(err)
+		t.Fatalf("%v (`make services` installs GNU Go)", err)
 	}
 	return p
 }

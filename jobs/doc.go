@@ -32,6 +32,8 @@
 //     replayed, so a job that must not miss work (opening exam sessions)
 //     looks for everything due up to f.At, not only what f.At names.
 //
-// It is the only package that imports cron. It must not import gin, the
-// Mongo driver or any domain package: cmd wires domain services into Jobs.
+// It is the only package that imports cron (Calendar is the cron reading
+// that exams asks for through its port). It must not import gin, the Mongo
+// driver or any domain package: internal/app wires domain services into
+// Jobs.
 package jobs

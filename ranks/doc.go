@@ -11,15 +11,10 @@
 // the score) at 9k and 9d, and Rank.LowestScore gives the score a rank
 // starts at. The table is written once, in ladder.go.
 //
-// Promotion exams (exam*.go): ExamDraft.Build validates an admin's exam
-// schedule and names each bad field; PairExam pairs a session's candidates
-// (distinct opponents of similar level, balanced colours); Settle and
-// TallyGames grade them. ExamService ties these to the ports it defines
-// and others implement: ExamStore (ranks/examdb), ExamGames (pending games
-// and their outcomes), ExamPlayers (ladder score, certified rank),
-// Certifier (the ledger) and Calendar (cron, from jobs). Its steps are
-// idempotent and resumable, so the exam job can run them on any replica.
+// Rank.Band gives the ladder scores a rank reads from (open at the
+// ladder's ends), OneBelow the rank one step down its scale. Promotion
+// exams are package exams.
 //
-// It imports only the standard library and nothing of this module; the
-// exam service does I/O only through its ports.
+// It imports only the standard library and nothing of this module: it is
+// a pure core, and does no I/O.
 package ranks

@@ -4,7 +4,8 @@
 // (ladder.go, glicko2.go, state.go, suggest.go) is pure: no I/O, no clock,
 // no context. The service (service.go, store.go, ledger.go) does I/O only
 // through the Store port it defines; its Mongo adapter is ratingdb and
-// ratingtest is the contract suite every Store passes.
+// ratingtest is the contract suite every Store passes, with an in-memory
+// Store held to it for tests.
 //
 // # Exactly once, in order, without transactions
 //

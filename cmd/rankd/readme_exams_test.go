@@ -6,19 +6,14 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/weiqi-platform/rank/internal/testsvc"
 )
 
-// needTools fails (under make test) or skips unless every tool is on PATH.
+// needTools fails unless every tool is on PATH.
 func needTools(t *testing.T, tools ...string) {
 	t.Helper()
 	for _, tool := range tools {
 		if _, err := exec.LookPath(tool); err != nil {
-			if testsvc.Required() {
-				t.Fatalf("%s is not installed (.ci/services.sh installs it)", tool)
-			}
-			t.Skipf("skipping: %s is not installed (run `make test`)", tool)
+			t.Fatalf("%s is not installed (`make services` installs it)", tool)
 		}
 	}
 }

@@ -217,6 +217,94 @@ func StoreContract(t *testing.T, open func(t *testing.T) exams.Store) {
 		}
 	})
 
+	t.Run("missing", func(t *testing.T) {
+		s := open(t)
+		if _, err := s.SetPairing(ctx, "nope", []string{"ann"}, nil, games("nope", "ann", "bob"), nil); !errors.Is(err, exams.ErrNotFound) {
+			t.Errorf("pairing a missing session: %v, want ErrNotFound", err)
+		}
+		if _, err := s.MoveSession(ctx, "nope", exams.SessionPairing, exams.SessionOpen, T0); !errors.Is(err, exams.ErrNotFound) {
+			t.Errorf("moving a missing session: %v, want ErrNotFound", err)
+		}
+		if _, err := s.SettleGame(ctx, "nope", 0, exams.Settlement{Kind: exams.SettledVoid}); !errors.Is(err, exams.ErrNotFound) {
+			t.Errorf("settling a game of a missing session: %v, want ErrNotFound", err)
+		}
+		if _, err := s.MoveResult(ctx, "nope", exams.ResultAwaiting, exams.ResultApproved, "root", "ok", T0); !errors.Is(err, exams.ErrNotFound) {
+			t.Errorf("moving a missing result: %v, want ErrNotFound", err)
+		}
+		must(t, s.AdvanceOpened(ctx, "nope", T0)) // matches nothing, changes nothing
+		if _, err := s.CreateSession(ctx, session("s@1", T0)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.SettleGame(ctx, "s@1", 0, exams.Settlement{Kind: exams.SettledVoid}); !errors.Is(err, exams.ErrNotFound) {
+			t.Errorf("settling a game of a session not paired: %v, want ErrNotFound", err)
+		}
+		if _, err := s.SetPairing(ctx, "s@1", []string{"ann", "bob"}, nil, games("s@1", "ann", "bob"), nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.SettleGame(ctx, "s@1", 1, exams.Settlement{Kind: exams.SettledVoid}); !errors.Is(err, exams.ErrNotFound) {
+			t.Errorf("settling game 1 of a session with one: %v, want ErrNotFound", err)
+		}
+		for what, n := range map[string]func() (int, error){
+			"schedules":          func() (int, error) { l, err := s.Schedules(ctx); return len(l), err },
+			"registrations":      func() (int, error) { l, err := s.Registrations(ctx, "s@1"); return len(l), err },
+			"sessions elsewhere": func() (int, error) { l, err := s.Sessions(ctx, "other"); return len(l), err },
+			"sessions due":       func() (int, error) { l, err := s.SessionsDue(ctx, T0.Add(-time.Hour)); return len(l), err },
+			"results":            func() (int, error) { l, err := s.Results(ctx, "s@1"); return len(l), err },
+			"results awaiting":   func() (int, error) { l, err := s.ResultsInState(ctx, exams.ResultAwaiting); return len(l), err },
+		} {
+			if got, err := n(); err != nil || got != 0 {
+				t.Errorf("%s = %d, %v; want none", what, got, err)
+			}
+		}
+	})
+
+	t.Run("moves to graded and times", func(t *testing.T) {
+		s := open(t)
+		// Times come back as BSON dates keep them: UTC, to the millisecond.
+		shanghai := time.FixedZone("CST", 8*3600)
+		at := T0.In(shanghai).Add(456_789 * time.Nanosecond)
+		sch := Schedule("a")
+		sch.CreatedAt, sch.OpenedThrough = at, at
+		must(t, s.CreateSchedule(ctx, sch))
+		if got, err := s.Schedule(ctx, "a"); err != nil || got.CreatedAt != T0 || got.OpenedThrough != T0 {
+			t.Fatalf("schedule times = %v, %v (%v); want %v", got.CreatedAt, got.OpenedThrough, err, T0)
+		}
+		sess := session("s@1", at)
+		sess.At = at
+		if got, err := s.CreateSession(ctx, sess); err != nil || got.At != T0 || got.Deadline != T0 {
+			t.Fatalf("session times = %v, %v (%v); want %v", got.At, got.Deadline, err, T0)
+		}
+		for _, step := range []struct {
+			from, to string
+			at       time.Time
+		}{
+			{exams.SessionPairing, exams.SessionOpen, at},
+			{exams.SessionOpen, exams.SessionGrading, at.Add(time.Hour)},
+			{exams.SessionGrading, exams.SessionGraded, at.Add(2 * time.Hour)},
+		} {
+			if _, err := s.MoveSession(ctx, "s@1", step.from, step.to, step.at); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := s.Session(ctx, "s@1")
+		if err != nil || got.State != exams.SessionGraded || got.OpenedAt != T0 || got.GradedAt != T0.Add(2*time.Hour) {
+			t.Fatalf("graded session = %s opened %v graded %v (%v); want graded, opened %v, graded %v",
+				got.State, got.OpenedAt, got.GradedAt, err, T0, T0.Add(2*time.Hour))
+		}
+		if due, err := s.SessionsDue(ctx, T0.Add(time.Hour)); err != nil || len(due) != 0 {
+			t.Fatalf("a graded session is due: %v, %v", ids(due), err)
+		}
+		r, err := s.AddResult(ctx, exams.Result{ID: "s@1/ann", SessionID: "s@1", Player: "ann", Target: ranks.MustParse("1d"),
+			State: exams.ResultAwaiting, GradedAt: at, DecidedBy: "not stored"})
+		if err != nil || r.GradedAt != T0 || r.DecidedBy != "" || r.Evidence == nil {
+			t.Fatalf("result = %+v, %v; want graded at %v, no decision, an empty evidence list", r, err, T0)
+		}
+		r, err = s.MoveResult(ctx, "s@1/ann", exams.ResultAwaiting, exams.ResultRejected, "root", "no", at)
+		if err != nil || r.DecidedAt != T0 {
+			t.Fatalf("decided at %v (%v), want %v", r.DecidedAt, err, T0)
+		}
+	})
+
 	t.Run("first writer wins under concurrency", func(t *testing.T) {
 		s := open(t)
 		if _, err := s.CreateSession(ctx, session("s@1", T0)); err != nil {

@@ -14,6 +14,20 @@ import (
 	"github.com/weiqi-platform/rank/internal/testsvc"
 )
 
+func TestPresenceContract(t *testing.T) {
+	for _, kind := range testsvc.MongoKinds() {
+		t.Run(kind, func(t *testing.T) {
+			intaketest.RunPresence(t, func(t *testing.T) intake.Presence {
+				p, err := gamedb.NewPresence(context.Background(), testsvc.MongoOf(t, kind))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return p
+			})
+		})
+	}
+}
+
 // TestAttendance: the players of a pending game check in once each, until
 // its time is up; nobody else, and not for a game that ended.
 func TestAttendance(t *testing.T) {

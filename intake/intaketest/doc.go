@@ -1,7 +1,12 @@
-// Package intaketest is the contract suite every intake.Store implementation
-// must pass (Run), so that the Mongo adapter on embedded FerretDB and on a
-// real MongoDB are held to one behaviour.
+// Package intaketest is the contract suite every intake.Store
+// implementation must pass (Run) and the one for intake.Presence
+// (RunPresence), so that the Mongo adapters on embedded FerretDB and on a
+// real MongoDB and the in-memory stores are held to one behaviour. It also
+// owns those in-memory stores (memory.go): Memory (an intake.Store) and
+// MemoryPresence, for tests whose subject is not storage; their Fail hook
+// injects an outage at a named method. Finished and PendingGame make
+// games as the intake would store them.
 //
-// It imports intake, games and the standard library's testing; never a
-// driver.
+// It imports intake, games and the standard library only (testing for the
+// suites); never a driver, and product code must not import it.
 package intaketest

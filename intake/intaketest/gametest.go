@@ -31,6 +31,7 @@ func Run(t *testing.T, newStore func(t *testing.T) intake.Store) {
 		{"FinishedOldestFirst", finishedOldestFirst},
 		{"ExpirePending", expirePending},
 		{"UnfinishedUntilEnded", unfinishedUntilEnded},
+		{"TimesInUTCToTheMillisecond", timesInUTC},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
 	}
@@ -349,4 +350,25 @@ func sorted(ids []string) []string {
 	out := slices.Clone(ids)
 	slices.Sort(out)
 	return out
+}
+
+// timesInUTC: a store keeps times as BSON dates do, in UTC to the
+// millisecond, whatever zone and precision they came in.
+func timesInUTC(t *testing.T, s intake.Store) {
+	shanghai := time.FixedZone("CST", 8*3600)
+	at := time.Date(2026, 3, 1, 20, 30, 45, 123_456_789, shanghai) // t0 and a bit, in Shanghai
+	mustCreate(t, s, PendingGame("p", "alice", "bob", at, time.Hour))
+	mustCreate(t, s, Finished("f", "src", "alice", "bob", at))
+	p, f := mustGet(t, s, "p"), mustGet(t, s, "f")
+	for _, c := range []struct {
+		what      string
+		got, want time.Time
+	}{
+		{"pending created", p.CreatedAt, t0}, {"pending expires", p.ExpiresAt, t0.Add(time.Hour)},
+		{"finished created", f.CreatedAt, t0}, {"finished finished", f.FinishedAt, t0},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s at %v, want %v", c.what, c.got, c.want)
+		}
+	}
 }

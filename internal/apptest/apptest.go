@@ -10,9 +10,17 @@ import (
 	"github.com/redis/go-redis/v9"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/weiqi-platform/rank/api"
+	"github.com/weiqi-platform/rank/exams/examtest"
+	"github.com/weiqi-platform/rank/intake/intaketest"
 	"github.com/weiqi-platform/rank/internal/app"
 	"github.com/weiqi-platform/rank/internal/metrics"
 	"github.com/weiqi-platform/rank/internal/testsvc"
+	"github.com/weiqi-platform/rank/jobs/jobsredis"
+	"github.com/weiqi-platform/rank/matchmaking/redisqueue"
+	"github.com/weiqi-platform/rank/players/playerredis"
+	"github.com/weiqi-platform/rank/players/playertest"
+	"github.com/weiqi-platform/rank/rating/ratingtest"
 )
 
 // Stack is the application wired on test stores.
@@ -123,4 +131,29 @@ func (b *Buffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
+}
+
+// Memory builds the application on the in-memory stores (each held to
+// its store's contract suite) and an in-process Redis, for tests whose
+// subject is a service or a handler, not storage.
+func Memory(t testing.TB, opts ...Option) *Stack {
+	t.Helper()
+	o := build(opts)
+	rdb := o.rdb
+	if rdb == nil {
+		rdb = testsvc.MiniRedis(t)
+	}
+	q := redisqueue.New(rdb)
+	stores := app.Stores{
+		Accounts: playertest.NewMemory(), Limits: playerredis.New(rdb),
+		Ratings: ratingtest.NewMemory(), Games: intaketest.NewMemory(), Presence: intaketest.NewMemoryPresence(),
+		Exams: examtest.NewMemory(), Queue: q, History: q, Leases: jobsredis.New(rdb, ""),
+		Checks: []api.Check{
+			{Name: "mongo", Ping: func(context.Context) error { return nil }},
+			{Name: "redis", Ping: func(ctx context.Context) error { return rdb.Ping(ctx).Err() }},
+		},
+	}
+	s := newStack(t, stores, o)
+	s.Redis = rdb
+	return s
 }

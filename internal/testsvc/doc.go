@@ -3,9 +3,11 @@
 // RANK_TEST_REDIS_URL) and a MongoDB-compatible store (embedded FerretDB, or
 // a real MongoDB named by RANK_TEST_MONGO_URI).
 //
-// When RANK_TEST_REQUIRE_SERVICES=1 (set by `make test`, so on CI) a missing
-// service fails the test; otherwise the test skips and says why, or, for
-// Redis, falls back to in-process miniredis and says so.
+// A missing service fails the test that needs it, saying how to start it
+// (`make services`); nothing skips. MiniRedis is the in-process Redis,
+// for suites that run against both kinds and for tests whose subject is
+// not Redis. Eventually is the one way a test waits for an event, with a
+// ceiling only a real hang reaches.
 //
 // It is test support only: product code must not import it.
 package testsvc

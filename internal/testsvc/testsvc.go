@@ -18,18 +18,11 @@ import (
 	"github.com/weiqi-platform/rank/internal/embedded"
 )
 
-// Required reports whether missing services must fail tests instead of
-// skipping them.
-func Required() bool { return os.Getenv("RANK_TEST_REQUIRE_SERVICES") == "1" }
-
-// unavailable fails or skips the test, saying why.
+// unavailable fails the test, saying why: a test never skips for a
+// missing service.
 func unavailable(t testing.TB, format string, args ...any) {
 	t.Helper()
-	msg := fmt.Sprintf(format, args...)
-	if Required() {
-		t.Fatalf("required test service unavailable: %s", msg)
-	}
-	t.Skipf("skipping: %s (run `make test` to start the services)", msg)
+	t.Fatalf("test service unavailable: %s (`make services` installs and starts them)", fmt.Sprintf(format, args...))
 }
 
 // redisDBs is how many logical databases the test redis-server is started

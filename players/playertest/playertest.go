@@ -26,6 +26,7 @@ func Run(t *testing.T, newStore func(t *testing.T) players.Store) {
 		{"TokenNotFoundAndDuplicate", tokenNotFoundAndDuplicate},
 		{"RevokeKeepsFirstTime", revokeKeepsFirstTime},
 		{"RevokeUnknown", revokeUnknown},
+		{"TimesInUTCToTheMillisecond", timesInUTC},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
 	}
@@ -181,5 +182,38 @@ func revokeKeepsFirstTime(t *testing.T, s players.Store) {
 func revokeUnknown(t *testing.T, s players.Store) {
 	if err := s.RevokeToken(context.Background(), "absent", t0); !errors.Is(err, players.ErrNotFound) {
 		t.Fatalf("RevokeToken(absent) err = %v, want ErrNotFound", err)
+	}
+}
+
+// timesInUTC: a store keeps times as BSON dates do, in UTC to the
+// millisecond, whatever zone and precision they came in.
+func timesInUTC(t *testing.T, s players.Store) {
+	ctx := context.Background()
+	shanghai := time.FixedZone("CST", 8*3600)
+	at := time.Date(2026, 3, 1, 20, 30, 45, 123_456_789, shanghai)
+	want := t0 // the same instant, in UTC, to the millisecond
+	if err := s.CreateAccount(ctx, players.Account{Username: "dan", Role: players.RolePlayer, PasswordHash: "h", CreatedAt: at}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.Account(ctx, "dan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.CreatedAt != want {
+		t.Errorf("CreatedAt = %v, want %v", a.CreatedAt, want)
+	}
+	tok := players.Token{Hash: "h4", Username: "dan", Role: players.RolePlayer, IssuedAt: at, ExpiresAt: at.Add(time.Hour)}
+	if err := s.CreateToken(ctx, tok); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RevokeToken(ctx, "h4", at.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Token(ctx, "h4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.IssuedAt != want || got.ExpiresAt != want.Add(time.Hour) || got.RevokedAt != want.Add(time.Minute) {
+		t.Errorf("token times = %v, %v, %v; want %v, %v, %v", got.IssuedAt, got.ExpiresAt, got.RevokedAt, want, want.Add(time.Hour), want.Add(time.Minute))
 	}
 }

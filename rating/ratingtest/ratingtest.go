@@ -37,9 +37,19 @@ func Run(t *testing.T, newStore func(t *testing.T) rating.Store) {
 		{"AuditFiltersAndPages", auditFiltersAndPages},
 		{"EachInOrder", eachInOrder},
 		{"ReportsNewestFirst", reportsNewestFirst},
+		{"TimesInUTCToTheMillisecond", timesInUTC},
+		{"EachMayUseTheStore", eachMayUseTheStore},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
 	}
+}
+
+// RunBatch checks that stores made by newStore keep the rating.Store
+// contract (Run) and the rating.BatchStore one: AppendEntries and
+// CommitAll answer per element as AppendEntry and Commit would.
+func RunBatch(t *testing.T, newStore func(t *testing.T) rating.BatchStore) {
+	Run(t, func(t *testing.T) rating.Store { return newStore(t) })
+	t.Run("BatchWrites", func(t *testing.T) { batchWrites(t, newStore(t)) })
 }
 
 var (
@@ -355,5 +365,108 @@ func notFound(t *testing.T, s rating.Store) {
 	}
 	if _, err := s.Op(ctx, "nope"); !errors.Is(err, rating.ErrNotFound) {
 		t.Errorf("Op = %v", err)
+	}
+}
+
+// timesInUTC: a store keeps the times it indexes as BSON dates do, in
+// UTC to the millisecond, whatever zone and precision they came in.
+func timesInUTC(t *testing.T, s rating.Store) {
+	shanghai := time.FixedZone("CST", 8*3600)
+	at := time.Date(2026, 3, 1, 20, 30, 45, 123_456_789, shanghai) // t0 and a bit, in Shanghai
+	o := op("g1")
+	o.At = at
+	must[rating.Operation](t)(s.CreateOp(ctx, o))
+	check(t, "operation time", must[rating.Operation](t)(s.Op(ctx, "g1")).At, t0)
+	st := rating.NewPlayer("alice")
+	st.UpdatedAt = at
+	if err := s.Commit(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	check(t, "state time", must[rating.PlayerState](t)(s.Player(ctx, "alice")).UpdatedAt, t0)
+	check(t, "latest state time", must[rating.PlayerState](t)(s.Latest(ctx, "alice")).UpdatedAt, t0)
+	e := entry("alice", 1, 5)
+	e.At = at
+	e.Hash = e.ComputeHash()
+	if err := s.AppendEntry(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	got := must[[]rating.LedgerEntry](t)(s.Audit(ctx, rating.AuditQuery{Limit: 1}))
+	if len(got) != 1 {
+		t.Fatalf("audit trail = %v, want the one entry", keys(got))
+	}
+	check(t, "entry time", got[0].At, t0)
+	if got[0].ComputeHash() != e.Hash {
+		t.Errorf("the stored entry no longer matches its hash")
+	}
+}
+
+// eachMayUseTheStore: a callback of an Each method may read the store
+// (a cursor does not lock it).
+func eachMayUseTheStore(t *testing.T, s rating.Store) {
+	for _, name := range []string{"alice", "bob"} {
+		if err := s.Commit(ctx, rating.NewPlayer(name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := 0
+	if err := s.EachPlayer(ctx, func(p rating.PlayerState) error {
+		got, err := s.Player(ctx, p.Username)
+		if err != nil {
+			return err
+		}
+		n++
+		check(t, "read inside EachPlayer", got, p)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 {
+		t.Fatalf("EachPlayer called back %d times, want 2", n)
+	}
+}
+
+// batchWrites: AppendEntries and CommitAll answer per element as
+// AppendEntry and Commit would: a retry is no error, a conflict is.
+func batchWrites(t *testing.T, s rating.BatchStore) {
+	at := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	entry := func(user string, delta int) rating.LedgerEntry {
+		e := rating.LedgerEntry{Username: user, Seq: 1, Cause: rating.CauseGame, CauseID: "g1", Delta: delta, At: at}
+		e.Hash = e.ComputeHash()
+		return e
+	}
+	es := []rating.LedgerEntry{entry("alice", 5), entry("bob", -5)}
+	for i := range 2 { // the second time: a retry
+		if err := s.AppendEntries(ctx, es); err != nil {
+			t.Fatalf("AppendEntries #%d: %v", i+1, err)
+		}
+	}
+	if err := s.AppendEntries(ctx, []rating.LedgerEntry{entry("carol", 1), entry("bob", 7)}); !errors.Is(err, rating.ErrLedgerConflict) {
+		t.Fatalf("another bob entry 1: %v, want ErrLedgerConflict", err)
+	}
+	sts := []rating.PlayerState{rating.NewPlayer("alice"), rating.NewPlayer("bob")}
+	for i := range 2 {
+		if err := s.CommitAll(ctx, sts); err != nil {
+			t.Fatalf("CommitAll #%d: %v", i+1, err)
+		}
+	}
+	next := func(p rating.PlayerState, op string) rating.PlayerState {
+		p.Version, p.Op, p.Seq, p.Score = 1, op, 1, p.Score+5
+		return p
+	}
+	if err := s.CommitAll(ctx, []rating.PlayerState{next(sts[0], "g1"), next(sts[1], "g1")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CommitAll(ctx, []rating.PlayerState{next(sts[0], "g1"), next(sts[1], "g2")}); !errors.Is(err, rating.ErrVersionTaken) {
+		t.Fatalf("bob's version 1 by another operation: %v, want ErrVersionTaken", err)
+	}
+	for i, user := range []string{"alice", "bob"} {
+		got, err := s.Player(ctx, user)
+		if err != nil || got.Version != 1 || got.Op != "g1" {
+			t.Fatalf("%s = %+v, %v; want version 1 by g1", user, got, err)
+		}
+		l, err := s.Ledger(ctx, user, 0, 10)
+		if err != nil || len(l) != 1 || l[0].Hash != es[i].Hash {
+			t.Fatalf("%s's ledger = %+v, %v; want the one entry", user, l, err)
+		}
 	}
 }

@@ -1,0 +1,136 @@
+package playertest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/weiqi-platform/rank/internal/outage"
+	"github.com/weiqi-platform/rank/players"
+)
+
+// Memory is a players.Store in memory that answers as playerdb does: the
+// same sentinels, times in UTC to the millisecond (what a BSON date
+// keeps), the first revocation time kept. It is safe for concurrent use.
+// It passes Run, so tests whose subject is not storage can use it instead
+// of a store server.
+type Memory struct {
+	// Fail, when set, is asked at the start of every method with the
+	// method's name ("CreateAccount", "Token", …); an error it returns is
+	// the method's answer and nothing is done (an outage, or a crash
+	// before the write). Set it before the store is shared; to switch an
+	// outage on and off, have it read an atomic.
+	Fail func(method string) error
+
+	mu       sync.Mutex
+	accounts map[string]players.Account
+	tokens   map[string]players.Token
+}
+
+var _ players.Store = (*Memory)(nil)
+
+// NewMemory returns an empty Memory.
+func NewMemory() *Memory {
+	return &Memory{accounts: map[string]players.Account{}, tokens: map[string]players.Token{}}
+}
+
+// enter runs the fault hook and refuses a finished context, as a driver
+// call would (a deadline is the store being unavailable).
+func (m *Memory) enter(ctx context.Context, method string) error {
+	if m.Fail != nil {
+		if err := m.Fail(method); err != nil {
+			return err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return outage.Wrap("memory", "playertest: "+method, err)
+		}
+		return fmt.Errorf("playertest: %s: %w", method, err)
+	}
+	return nil
+}
+
+// stored is t as a store keeps it.
+func stored(t time.Time) time.Time { return t.UTC().Truncate(time.Millisecond) }
+
+// CreateAccount implements players.Store.
+func (m *Memory) CreateAccount(ctx context.Context, a players.Account) error {
+	if err := m.enter(ctx, "CreateAccount"); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.accounts[a.Username]; ok {
+		return fmt.Errorf("%w: %q", players.ErrUsernameTaken, a.Username)
+	}
+	a.CreatedAt = stored(a.CreatedAt)
+	m.accounts[a.Username] = a
+	return nil
+}
+
+// Account implements players.Store.
+func (m *Memory) Account(ctx context.Context, username string) (players.Account, error) {
+	if err := m.enter(ctx, "Account"); err != nil {
+		return players.Account{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a, ok := m.accounts[username]
+	if !ok {
+		return players.Account{}, fmt.Errorf("account %q: %w", username, players.ErrNotFound)
+	}
+	return a, nil
+}
+
+// CreateToken implements players.Store.
+func (m *Memory) CreateToken(ctx context.Context, t players.Token) error {
+	if err := m.enter(ctx, "CreateToken"); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.tokens[t.Hash]; ok {
+		return players.ErrTokenTaken
+	}
+	t.IssuedAt, t.ExpiresAt = stored(t.IssuedAt), stored(t.ExpiresAt)
+	if !t.RevokedAt.IsZero() {
+		t.RevokedAt = stored(t.RevokedAt)
+	}
+	m.tokens[t.Hash] = t
+	return nil
+}
+
+// Token implements players.Store.
+func (m *Memory) Token(ctx context.Context, hash string) (players.Token, error) {
+	if err := m.enter(ctx, "Token"); err != nil {
+		return players.Token{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.tokens[hash]
+	if !ok {
+		return players.Token{}, players.ErrNotFound
+	}
+	return t, nil
+}
+
+// RevokeToken implements players.Store: the first revocation time stays.
+func (m *Memory) RevokeToken(ctx context.Context, hash string, at time.Time) error {
+	if err := m.enter(ctx, "RevokeToken"); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.tokens[hash]
+	if !ok {
+		return players.ErrNotFound
+	}
+	if t.RevokedAt.IsZero() {
+		t.RevokedAt = stored(at)
+		m.tokens[hash] = t
+	}
+	return nil
+}
