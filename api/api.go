@@ -109,6 +109,8 @@ func (s *Server) routes() {
 	admin.POST("/accounts", s.createAccount)
 	s.examRoutes(authed, admin)
 	s.auditRoutes(authed, admin)
+	s.adminRoutes(admin)
+	s.jobRoutes(admin)
 	s.matchmakingRoutes(authed)
 
 	authed.POST("/games", s.require(players.RoleServer, players.RoleAdmin), s.submitGame)

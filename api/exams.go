@@ -105,27 +105,6 @@ func (s *Server) createExam(c *gin.Context) {
 	c.JSON(http.StatusCreated, s.toScheduleJSON(sch))
 }
 
-// listCursor is where the next page of an in-memory list starts: after
-// the item with this key.
-type listCursor struct {
-	After string `json:"a"`
-}
-
-// pageAfter pages items already sorted by key: up to limit after the
-// cursor, and the cursor of the next page.
-func pageAfter[T, J any](c *gin.Context, items []T, key func(T) string, show func(T) J) (List[J], error) {
-	var cur listCursor
-	limit, has, err := PageParams(c, &cur)
-	if err != nil {
-		return List[J]{}, err
-	}
-	if has {
-		i := slices.IndexFunc(items, func(x T) bool { return key(x) == cur.After })
-		items = items[i+1:] // an unknown key (-1) starts over: the list only grows
-	}
-	return pageOf(items, limit, show, func(x T) any { return listCursor{After: key(x)} })
-}
-
 func (s *Server) listExams(c *gin.Context) {
 	all, err := s.deps.Exams.Schedules(c.Request.Context())
 	if err != nil {

@@ -79,3 +79,17 @@ func jsonKind(goKind string) string {
 	}
 	return "an object"
 }
+
+func trimmed(s string) string { return strings.TrimSpace(s) }
+
+func joinQuoted(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = strconv.Quote(x)
+	}
+	return strings.Join(q, ", ")
+}
+
+func badParam(param, msg string) error {
+	return &Error{Status: http.StatusBadRequest, Code: "invalid_parameter", Message: msg, Details: map[string]any{"parameter": param}}
+}

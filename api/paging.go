@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
@@ -84,4 +85,43 @@ func PageParams(c *gin.Context, pos any) (limit int, hasCursor bool, err error) 
 		hasCursor = true
 	}
 	return limit, hasCursor, nil
+}
+
+// pageOf turns up to limit+1 rows read into a page of at most limit
+// items, with the cursor of its last row when there are more.
+func pageOf[R, T any](rows []R, limit int, item func(R) T, cursor func(R) any) (List[T], error) {
+	next := ""
+	if len(rows) > limit {
+		rows = rows[:limit]
+		var err error
+		if next, err = EncodeCursor(cursor(rows[limit-1])); err != nil {
+			return List[T]{}, err
+		}
+	}
+	items := make([]T, len(rows))
+	for i, r := range rows {
+		items[i] = item(r)
+	}
+	return NewList(items, next), nil
+}
+
+// listCursor is where the next page of an in-memory list starts: after
+// the item with this key.
+type listCursor struct {
+	After string `json:"a"`
+}
+
+// pageAfter pages items already sorted by key: up to limit after the
+// cursor, and the cursor of the next page.
+func pageAfter[T, J any](c *gin.Context, items []T, key func(T) string, show func(T) J) (List[J], error) {
+	var cur listCursor
+	limit, has, err := PageParams(c, &cur)
+	if err != nil {
+		return List[J]{}, err
+	}
+	if has {
+		i := slices.IndexFunc(items, func(x T) bool { return key(x) == cur.After })
+		items = items[i+1:] // an unknown key (-1) starts over: the list only grows
+	}
+	return pageOf(items, limit, show, func(x T) any { return listCursor{After: key(x)} })
 }

@@ -121,24 +121,6 @@ func (s *Server) getHistory(c *gin.Context) {
 	c.JSON(http.StatusOK, page)
 }
 
-// pageOf turns up to limit+1 rows read into a page of at most limit
-// items, with the cursor of its last row when there are more.
-func pageOf[R, T any](rows []R, limit int, item func(R) T, cursor func(R) any) (List[T], error) {
-	next := ""
-	if len(rows) > limit {
-		rows = rows[:limit]
-		var err error
-		if next, err = EncodeCursor(cursor(rows[limit-1])); err != nil {
-			return List[T]{}, err
-		}
-	}
-	items := make([]T, len(rows))
-	for i, r := range rows {
-		items[i] = item(r)
-	}
-	return NewList(items, next), nil
-}
-
 func (s *Server) getLeaderboard(c *gin.Context) {
 	var cur rating.LeaderCursor
 	limit, hasCursor, err := PageParams(c, &cur)

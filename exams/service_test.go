@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+
 	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/intake"

@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/weiqi-platform/rank/exams"
-	"github.com/weiqi-platform/rank/internal/mongox"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/weiqi-platform/rank/exams"
+	"github.com/weiqi-platform/rank/internal/mongox"
 )
 
 // Store implements exams.Store on a Mongo database.

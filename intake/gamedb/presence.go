@@ -5,10 +5,11 @@ import (
 	"sort"
 	"time"
 
-	"github.com/weiqi-platform/rank/intake"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/weiqi-platform/rank/intake"
 )
 
 // PresenceColl holds one document per game and player who checked in.
