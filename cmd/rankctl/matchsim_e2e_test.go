@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weiqi-platform/rank/internal/testsvc"
 	"github.com/weiqi-platform/rank/matchmaking"
 )
 
@@ -64,8 +65,8 @@ func startRankd(t *testing.T, env ...string) (string, string) {
 	var url string
 	select {
 	case url = <-urls:
-	case <-time.After(2 * time.Minute):
-		t.Fatal("rankd did not listen within 2 minutes")
+	case <-time.After(testsvc.Ceiling):
+		t.Fatalf("rankd did not listen within %v", testsvc.Ceiling)
 	}
 	body := strings.NewReader(`{"username":"root","password":"a long admin secret"}`)
 	res, err := http.Post(url+"/api/v1/auth/login", "application/json", body)
@@ -95,7 +96,7 @@ func TestMatchsimAgainstRankd(t *testing.T) {
 
 	// One pool, no ranges, no cancels: with levels this close the
 	// widening window reaches everyone, so all 40 must be paired.
-	c, code := parseMatchsim(append(base, "--tickets", "40", "--range-share", "0", "--cancel-share", "0", "--drain", "3m"), io.Discard)
+	c, code := parseMatchsim(append(base, "--tickets", "40", "--range-share", "0", "--cancel-share", "0", "--drain", testsvc.Ceiling.String()), io.Discard)
 	if code != -1 {
 		t.Fatalf("flags: exit %d", code)
 	}
@@ -153,7 +154,7 @@ func TestMatchsimAgainstRankd(t *testing.T) {
 	// Again with the same players (logged in; their games are over), in
 	// two pools, with rank ranges, cancels and --finish.
 	c, _ = parseMatchsim(append(base, "--tickets", "60", "--finish", "--range-share", "0.3", "--cancel-share", "0.2",
-		"--cancel-after", "2s", "--seed", "2", "--drain", "15s", "--pools", "19:rapid:chinese:rated,9:blitz:japanese:rated"), io.Discard)
+		"--cancel-after", "2s", "--seed", "2", "--drain", "1m", "--pools", "19:rapid:chinese:rated,9:blitz:japanese:rated"), io.Discard)
 	var progress bytes.Buffer
 	c.progress = &progress
 	run, err = simulate(ctx, c)
@@ -195,7 +196,7 @@ func TestMatchsimAgainstRankd(t *testing.T) {
 
 	// The command itself: a report in JSON, exit 0.
 	var out, errOut bytes.Buffer
-	code = runMatchsim(ctx, append(base, "--tickets", "4", "--cancel-share", "0", "--range-share", "0", "--json"), &out, &errOut)
+	code = runMatchsim(ctx, append(base, "--tickets", "4", "--cancel-share", "0", "--range-share", "0", "--drain", testsvc.Ceiling.String(), "--json"), &out, &errOut)
 	var rep3 simReport
 	if err := json.Unmarshal(out.Bytes(), &rep3); err != nil || code != exitOK || rep3.Pairs != 2 || rep3.PairsPerSecond <= 0 {
 		t.Fatalf("--json: exit %d, %v\n%s\n%s", code, err, out.String(), errOut.String())

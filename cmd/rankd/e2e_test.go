@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/weiqi-platform/rank/internal/testsvc"
 )
 
 const (
@@ -124,15 +126,8 @@ func TestGracefulStopFinishesRequestsInFlight(t *testing.T) {
 	}
 }
 
-// waitFor polls cond until it holds; the bound is generous and only stops
-// a hung test.
+// waitFor waits until cond holds; the ceiling only stops a hung test.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not reached")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testsvc.Eventually(t, "the condition", cond)
 }

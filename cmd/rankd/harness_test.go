@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/weiqi-platform/rank/internal/testsvc"
 )
 
 // raceEnabled is set by race_test.go: the binary is then built with -race
@@ -28,7 +30,7 @@ var raceEnabled bool
 
 // startTimeout bounds how long rankd may take to say it listens (FerretDB
 // opens its files first; a -race build is slow).
-const startTimeout = 2 * time.Minute
+const startTimeout = testsvc.Ceiling
 
 var (
 	buildOnce sync.Once

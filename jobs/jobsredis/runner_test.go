@@ -43,23 +43,19 @@ func (r *runs) snapshot() map[string]int {
 	return out
 }
 
-// waitDone polls the done marker of key; the limit only stops a broken
-// test from hanging, it asserts nothing about speed.
+// waitDone waits for the done marker of key; the ceiling only stops a
+// hung test, it asserts nothing about speed.
 func waitDone(t *testing.T, l *jobsredis.Leases, key string) string {
 	t.Helper()
-	limit := time.Now().Add(20 * time.Second)
-	for time.Now().Before(limit) {
-		out, err := l.Outcome(context.Background(), key)
-		if err != nil {
+	var out string
+	testsvc.Eventually(t, "firing "+key+" to finish", func() bool {
+		var err error
+		if out, err = l.Outcome(context.Background(), key); err != nil {
 			t.Fatal(err)
 		}
-		if out != "" {
-			return out
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("firing %s never finished", key)
-	return ""
+		return out != ""
+	})
+	return out
 }
 
 // Two schedulers on one Redis, driven by one fake clock through three
