@@ -154,7 +154,7 @@ func TestMatchsimAgainstRankd(t *testing.T) {
 	// Again with the same players (logged in; their games are over), in
 	// two pools, with rank ranges, cancels and --finish.
 	c, _ = parseMatchsim(append(base, "--tickets", "60", "--finish", "--range-share", "0.3", "--cancel-share", "0.2",
-		"--cancel-after", "2s", "--seed", "2", "--drain", "1m", "--pools", "19:rapid:chinese:rated,9:blitz:japanese:rated"), io.Discard)
+		"--cancel-after", "1ms", "--seed", "2", "--drain", "1m", "--pools", "19:rapid:chinese:rated,9:blitz:japanese:rated"), io.Discard)
 	var progress bytes.Buffer
 	c.progress = &progress
 	run, err = simulate(ctx, c)

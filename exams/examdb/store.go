@@ -44,7 +44,7 @@ func Open(ctx context.Context, db *mongo.Database) (*Store, error) {
 		// several indexes that already exist (a second replica's Open).
 		for _, k := range keys {
 			if _, err := c.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: k}); err != nil {
-				return nil, mongox.Wrap("examdb", "indexes of "+c.Name(), err)
+				return nil, wrap("indexes of "+c.Name(), err)
 			}
 		}
 	}
@@ -58,17 +58,17 @@ func findOne(ctx context.Context, c *mongo.Collection, filter any, doc any, what
 	if errors.Is(err, mongo.ErrNoDocuments) {
 		return fmt.Errorf("examdb: %s: %w", what, exams.ErrNotFound)
 	}
-	return mongox.Wrap("examdb", "find one", err)
+	return wrap("find one", err)
 }
 
 func findAll[D any](ctx context.Context, c *mongo.Collection, filter any, sort bson.D) ([]D, error) {
 	cur, err := c.Find(ctx, filter, options.Find().SetSort(sort))
 	if err != nil {
-		return nil, mongox.Wrap("examdb", "find all", err)
+		return nil, wrap("find all", err)
 	}
 	var docs []D
 	if err := cur.All(ctx, &docs); err != nil {
-		return nil, mongox.Wrap("examdb", "find all", err)
+		return nil, wrap("find all", err)
 	}
 	return docs, nil
 }
@@ -79,14 +79,14 @@ func (s *Store) CreateSchedule(ctx context.Context, sch exams.Schedule) error {
 	if mongo.IsDuplicateKeyError(err) {
 		return fmt.Errorf("examdb: schedule %s exists: %w", sch.ID, exams.ErrConflict)
 	}
-	return mongox.Wrap("examdb", "create schedule", err)
+	return wrap("create schedule", err)
 }
 
 // Schedule implements exams.Store.
 func (s *Store) Schedule(ctx context.Context, id string) (exams.Schedule, error) {
 	var d scheduleDoc
 	if err := findOne(ctx, s.schedules, bson.D{{Key: "_id", Value: id}}, &d, "schedule "+id); err != nil {
-		return exams.Schedule{}, mongox.Wrap("examdb", "schedule", err)
+		return exams.Schedule{}, wrap("schedule", err)
 	}
 	return d.toDomain()
 }
@@ -95,13 +95,13 @@ func (s *Store) Schedule(ctx context.Context, id string) (exams.Schedule, error)
 func (s *Store) Schedules(ctx context.Context) ([]exams.Schedule, error) {
 	docs, err := findAll[scheduleDoc](ctx, s.schedules, bson.D{}, bson.D{{Key: "_id", Value: 1}})
 	if err != nil {
-		return nil, mongox.Wrap("examdb", "schedules", err)
+		return nil, wrap("schedules", err)
 	}
 	out := make([]exams.Schedule, 0, len(docs))
 	for _, d := range docs {
 		sch, err := d.toDomain()
 		if err != nil {
-			return nil, mongox.Wrap("examdb", "schedules", err)
+			return nil, wrap("schedules", err)
 		}
 		out = append(out, sch)
 	}
@@ -113,7 +113,7 @@ func (s *Store) AdvanceOpened(ctx context.Context, id string, at time.Time) erro
 	_, err := s.schedules.UpdateOne(ctx,
 		bson.D{{Key: "_id", Value: id}, {Key: "opened_through", Value: bson.D{{Key: "$lt", Value: at}}}},
 		bson.D{{Key: "$set", Value: bson.D{{Key: "opened_through", Value: at}}}})
-	return mongox.Wrap("examdb", "advance opened", err)
+	return wrap("advance opened", err)
 }
 
 // AddRegistration implements exams.Store.
@@ -123,11 +123,11 @@ func (s *Store) AddRegistration(ctx context.Context, r exams.Registration) (exam
 		return r, true, nil
 	}
 	if !mongo.IsDuplicateKeyError(err) {
-		return exams.Registration{}, false, mongox.Wrap("examdb", "add registration", err)
+		return exams.Registration{}, false, wrap("add registration", err)
 	}
 	var d registrationDoc
 	if err := findOne(ctx, s.registrations, bson.D{{Key: "_id", Value: r.ID}}, &d, "registration "+r.ID); err != nil {
-		return exams.Registration{}, false, mongox.Wrap("examdb", "add registration", err)
+		return exams.Registration{}, false, wrap("add registration", err)
 	}
 	return d.toDomain(), false, nil
 }
@@ -136,7 +136,7 @@ func (s *Store) AddRegistration(ctx context.Context, r exams.Registration) (exam
 func (s *Store) Registrations(ctx context.Context, sessionID string) ([]exams.Registration, error) {
 	docs, err := findAll[registrationDoc](ctx, s.registrations, bson.D{{Key: "session_id", Value: sessionID}}, bson.D{{Key: "_id", Value: 1}})
 	if err != nil {
-		return nil, mongox.Wrap("examdb", "registrations", err)
+		return nil, wrap("registrations", err)
 	}
 	out := make([]exams.Registration, len(docs))
 	for i, d := range docs {
@@ -152,7 +152,7 @@ func (s *Store) Registrations(ctx context.Context, sessionID string) ([]exams.Re
 func insertOnce(ctx context.Context, c *mongo.Collection, doc any) error {
 	_, err := c.InsertOne(ctx, doc)
 	if err != nil && !mongo.IsDuplicateKeyError(err) {
-		return mongox.Wrap("examdb", "insert once", err)
+		return wrap("insert once", err)
 	}
 	return nil
 }
@@ -160,7 +160,7 @@ func insertOnce(ctx context.Context, c *mongo.Collection, doc any) error {
 // CreateSession implements exams.Store.
 func (s *Store) CreateSession(ctx context.Context, sess exams.Session) (exams.Session, error) {
 	if err := insertOnce(ctx, s.sessions, toSessionDoc(sess)); err != nil {
-		return exams.Session{}, mongox.Wrap("examdb", "create session", err)
+		return exams.Session{}, wrap("create session", err)
 	}
 	return s.Session(ctx, sess.ID)
 }
@@ -169,7 +169,7 @@ func (s *Store) CreateSession(ctx context.Context, sess exams.Session) (exams.Se
 func (s *Store) Session(ctx context.Context, id string) (exams.Session, error) {
 	var d sessionDoc
 	if err := findOne(ctx, s.sessions, bson.D{{Key: "_id", Value: id}}, &d, "session "+id); err != nil {
-		return exams.Session{}, mongox.Wrap("examdb", "session", err)
+		return exams.Session{}, wrap("session", err)
 	}
 	return s.assemble(ctx, d)
 }
@@ -182,13 +182,13 @@ func (s *Store) assemble(ctx context.Context, d sessionDoc) (exams.Session, erro
 	case err == nil:
 		p = &pd
 	case !errors.Is(err, exams.ErrNotFound):
-		return exams.Session{}, mongox.Wrap("examdb", "assemble", err)
+		return exams.Session{}, wrap("assemble", err)
 	}
 	settled := map[string]settlementDoc{}
 	if p != nil {
 		docs, err := findAll[settlementDoc](ctx, s.settlements, bson.D{{Key: "session_id", Value: d.ID}}, bson.D{{Key: "_id", Value: 1}})
 		if err != nil {
-			return exams.Session{}, mongox.Wrap("examdb", "assemble", err)
+			return exams.Session{}, wrap("assemble", err)
 		}
 		for _, st := range docs {
 			settled[st.ID] = st
@@ -196,7 +196,7 @@ func (s *Store) assemble(ctx context.Context, d sessionDoc) (exams.Session, erro
 	}
 	moves, err := s.movesOf(ctx, "session:"+d.ID)
 	if err != nil {
-		return exams.Session{}, mongox.Wrap("examdb", "assemble", err)
+		return exams.Session{}, wrap("assemble", err)
 	}
 	return d.toDomain(p, settled, moves)
 }
@@ -205,7 +205,7 @@ func (s *Store) assemble(ctx context.Context, d sessionDoc) (exams.Session, erro
 func (s *Store) movesOf(ctx context.Context, subject string) (map[string]moveDoc, error) {
 	docs, err := findAll[moveDoc](ctx, s.moves, bson.D{{Key: "subject", Value: subject}}, bson.D{{Key: "_id", Value: 1}})
 	if err != nil {
-		return nil, mongox.Wrap("examdb", "moves of", err)
+		return nil, wrap("moves of", err)
 	}
 	out := make(map[string]moveDoc, len(docs))
 	for _, m := range docs {
@@ -217,13 +217,13 @@ func (s *Store) movesOf(ctx context.Context, subject string) (map[string]moveDoc
 func (s *Store) sessionList(ctx context.Context, filter bson.D, sort bson.D, keep func(exams.Session) bool) ([]exams.Session, error) {
 	docs, err := findAll[sessionDoc](ctx, s.sessions, filter, sort)
 	if err != nil {
-		return nil, mongox.Wrap("examdb", "session list", err)
+		return nil, wrap("session list", err)
 	}
 	out := make([]exams.Session, 0, len(docs))
 	for _, d := range docs {
 		sess, err := s.assemble(ctx, d)
 		if err != nil {
-			return nil, mongox.Wrap("examdb", "session list", err)
+			return nil, wrap("session list", err)
 		}
 		if keep == nil || keep(sess) {
 			out = append(out, sess)
@@ -252,12 +252,12 @@ func (s *Store) SessionsDue(ctx context.Context, t time.Time) ([]exams.Session, 
 // SetPairing implements exams.Store.
 func (s *Store) SetPairing(ctx context.Context, id string, candidates, examiners []string, games []exams.Game, short map[string]int) (exams.Session, error) {
 	if _, err := s.Session(ctx, id); err != nil {
-		return exams.Session{}, mongox.Wrap("examdb", "set pairing", err)
+		return exams.Session{}, wrap("set pairing", err)
 	}
 	err := insertOnce(ctx, s.pairings, pairingDoc{ID: id, Candidates: nonNil(candidates), Examiners: nonNil(examiners),
 		Games: toGameDocs(games), Short: short})
 	if err != nil {
-		return exams.Session{}, mongox.Wrap("examdb", "set pairing", err)
+		return exams.Session{}, wrap("set pairing", err)
 	}
 	return s.Session(ctx, id)
 }
@@ -268,31 +268,31 @@ func (s *Store) SetPairing(ctx context.Context, id string, candidates, examiners
 func (s *Store) MoveSession(ctx context.Context, id, from, to string, at time.Time) (exams.Session, error) {
 	sess, err := s.Session(ctx, id)
 	if err != nil || sess.State != from {
-		return sess, mongox.Wrap("examdb", "move session", err)
+		return sess, wrap("move session", err)
 	}
 	subject := "session:" + id
 	if err := insertOnce(ctx, s.moves, moveDoc{ID: subject + "|" + from, Subject: subject, From: from, To: to, At: at}); err != nil {
-		return exams.Session{}, mongox.Wrap("examdb", "move session", err)
+		return exams.Session{}, wrap("move session", err)
 	}
 	if sess, err = s.Session(ctx, id); err != nil {
-		return exams.Session{}, mongox.Wrap("examdb", "move session", err)
+		return exams.Session{}, wrap("move session", err)
 	}
 	_, err = s.sessions.UpdateOne(ctx, bson.D{{Key: "_id", Value: id}},
 		bson.D{{Key: "$max", Value: bson.D{{Key: "state_rank", Value: sessionRank[sess.State]}}}})
-	return sess, mongox.Wrap("examdb", "move session", err)
+	return sess, wrap("move session", err)
 }
 
 // SettleGame implements exams.Store.
 func (s *Store) SettleGame(ctx context.Context, id string, i int, st exams.Settlement) (exams.Session, error) {
 	sess, err := s.Session(ctx, id)
 	if err != nil {
-		return exams.Session{}, mongox.Wrap("examdb", "settle game", err)
+		return exams.Session{}, wrap("settle game", err)
 	}
 	if i < 0 || i >= len(sess.Pairing) {
 		return exams.Session{}, fmt.Errorf("examdb: session %s has no game %d: %w", id, i, exams.ErrNotFound)
 	}
 	if err := insertOnce(ctx, s.settlements, settlementDoc{ID: sess.Pairing[i].ID, SessionID: id, Kind: st.Kind, Winner: st.Winner}); err != nil {
-		return exams.Session{}, mongox.Wrap("examdb", "settle game", err)
+		return exams.Session{}, wrap("settle game", err)
 	}
 	return s.Session(ctx, id)
 }
@@ -300,7 +300,7 @@ func (s *Store) SettleGame(ctx context.Context, id string, i int, st exams.Settl
 // AddResult implements exams.Store.
 func (s *Store) AddResult(ctx context.Context, r exams.Result) (exams.Result, error) {
 	if err := insertOnce(ctx, s.results, toResultDoc(r)); err != nil {
-		return exams.Result{}, mongox.Wrap("examdb", "add result", err)
+		return exams.Result{}, wrap("add result", err)
 	}
 	return s.Result(ctx, r.ID)
 }
@@ -309,11 +309,11 @@ func (s *Store) AddResult(ctx context.Context, r exams.Result) (exams.Result, er
 func (s *Store) Result(ctx context.Context, id string) (exams.Result, error) {
 	var d resultDoc
 	if err := findOne(ctx, s.results, bson.D{{Key: "_id", Value: id}}, &d, "exam result "+id); err != nil {
-		return exams.Result{}, mongox.Wrap("examdb", "result", err)
+		return exams.Result{}, wrap("result", err)
 	}
 	moves, err := s.movesOf(ctx, "result:"+id)
 	if err != nil {
-		return exams.Result{}, mongox.Wrap("examdb", "result", err)
+		return exams.Result{}, wrap("result", err)
 	}
 	return d.toDomain(moves)
 }
@@ -321,17 +321,17 @@ func (s *Store) Result(ctx context.Context, id string) (exams.Result, error) {
 func (s *Store) resultList(ctx context.Context, filter, sort bson.D, keep func(exams.Result) bool) ([]exams.Result, error) {
 	docs, err := findAll[resultDoc](ctx, s.results, filter, sort)
 	if err != nil {
-		return nil, mongox.Wrap("examdb", "result list", err)
+		return nil, wrap("result list", err)
 	}
 	out := make([]exams.Result, 0, len(docs))
 	for _, d := range docs {
 		moves, err := s.movesOf(ctx, "result:"+d.ID)
 		if err != nil {
-			return nil, mongox.Wrap("examdb", "result list", err)
+			return nil, wrap("result list", err)
 		}
 		r, err := d.toDomain(moves)
 		if err != nil {
-			return nil, mongox.Wrap("examdb", "result list", err)
+			return nil, wrap("result list", err)
 		}
 		if keep == nil || keep(r) {
 			out = append(out, r)
@@ -361,7 +361,7 @@ func (s *Store) ResultsInState(ctx context.Context, state string) ([]exams.Resul
 func (s *Store) MoveResult(ctx context.Context, id, from, to, by, reason string, at time.Time) (exams.Result, error) {
 	r, err := s.Result(ctx, id)
 	if err != nil || r.State != from {
-		return r, mongox.Wrap("examdb", "move result", err)
+		return r, wrap("move result", err)
 	}
 	subject := "result:" + id
 	m := moveDoc{ID: subject + "|" + from, Subject: subject, From: from, To: to, At: at, By: by}
@@ -369,11 +369,21 @@ func (s *Store) MoveResult(ctx context.Context, id, from, to, by, reason string,
 		m.Reason = reason
 	}
 	if err := insertOnce(ctx, s.moves, m); err != nil {
-		return exams.Result{}, mongox.Wrap("examdb", "move result", err)
+		return exams.Result{}, wrap("move result", err)
 	}
 	if r, err = s.Result(ctx, id); err != nil {
-		return exams.Result{}, mongox.Wrap("examdb", "move result", err)
+		return exams.Result{}, wrap("move result", err)
 	}
 	_, err = s.results.UpdateOne(ctx, bson.D{{Key: "_id", Value: id}}, bson.D{{Key: "$set", Value: bson.D{{Key: "state_hint", Value: r.State}}}})
-	return r, mongox.Wrap("examdb", "move result", err)
+	return r, wrap("move result", err)
+}
+
+// wrap names the operation of a driver error and marks connection trouble
+// as an outage; the store's own answers (ErrNotFound, ErrConflict) pass
+// as they are.
+func wrap(op string, err error) error {
+	if errors.Is(err, exams.ErrNotFound) || errors.Is(err, exams.ErrConflict) {
+		return err
+	}
+	return mongox.Wrap("examdb", op, err)
 }
