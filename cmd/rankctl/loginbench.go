@@ -27,7 +27,7 @@ Registers the account --username (an existing one is used as it is, with
 the bench players' password), then sends --logins login attempts to
 POST /api/v1/auth/login from --concurrency clients released at once,
 with the right password or, with --wrong, a wrong one. It prints the
-answers by status, the latency percentiles and, with --pid (rankd's
+answers by status and error code, the latency percentiles and, with --pid (rankd's
 process id, on Linux), rankd's resident memory and its peak (VmRSS,
 VmHWM) before and after. Start rankd with its login limits raised
 (RANK_LOGIN_LIMIT_ACCOUNT, RANK_LOGIN_LIMIT_ADDRESS) to let the attempts
@@ -89,9 +89,13 @@ func runLoginBench(ctx context.Context, args []string, stdout, stderr io.Writer)
 			<-start
 			for range next {
 				t0 := time.Now()
-				status, _, err := benchDo(ctx, client, "POST", base+"/api/v1/auth/login", "", body)
+				status, out, err := benchDo(ctx, client, "POST", base+"/api/v1/auth/login", "", body)
 				d := time.Since(t0)
 				key := strconv.Itoa(status)
+				var e struct{ Error struct{ Code string } }
+				if json.Unmarshal([]byte(out), &e) == nil && e.Error.Code != "" {
+					key += " " + e.Error.Code
+				}
 				if err != nil {
 					key = "error"
 				}

@@ -34,6 +34,7 @@ func TestLoginBench(t *testing.T) {
 				return
 			}
 			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = w.Write([]byte(`{"error":{"code":"invalid_credentials"}}`))
 		default:
 			w.WriteHeader(http.StatusNotFound)
 		}
@@ -42,7 +43,7 @@ func TestLoginBench(t *testing.T) {
 	for _, tc := range []struct {
 		args   []string
 		status string
-	}{{nil, "200: 30"}, {[]string{"--wrong"}, "401: 30"}} {
+	}{{nil, "200: 30"}, {[]string{"--wrong"}, "401 invalid_credentials: 30"}} {
 		registers, logins = 0, map[string]int{}
 		args := append([]string{"loginbench", "--url", hs.URL, "--username", "lb", "--logins", "30", "--concurrency", "7", "--pid", strconv.Itoa(os.Getpid())}, tc.args...)
 		code, out, errs := runCtl(args...)
