@@ -97,6 +97,14 @@ var errorTable = []rule{
 			return "", nil
 		}},
 	{is: players.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "not found"},
+	{is: players.ErrBusy, status: http.StatusServiceUnavailable, code: "busy", message: "too many passwords are being checked at once; try again shortly",
+		detail: func(err error) (string, map[string]any) {
+			var be *players.BusyError
+			if errors.As(err, &be) {
+				return "", map[string]any{retryAfterKey: int64((be.RetryAfter + 999_999_999) / 1e9)}
+			}
+			return "", nil
+		}},
 
 	// games
 	{as: func(err error) bool { var e *games.MoveError; return errors.As(err, &e) },

@@ -33,6 +33,7 @@ func TestClassify(t *testing.T) {
 		{players.ErrUnauthenticated, 401, "invalid_token", "token"},
 		{&players.ForbiddenError{Need: []players.Role{players.RoleAdmin}, Have: players.RolePlayer}, 403, "forbidden", "admin"},
 		{&players.RateLimitError{Scope: "account", RetryAfter: 1500 * time.Millisecond}, 429, "rate_limited", "account"},
+		{fmt.Errorf("account %q: %w", "x", &players.BusyError{RetryAfter: time.Second}), 503, "busy", "passwords"},
 		{fmt.Errorf("account %q: %w", "x", players.ErrNotFound), 404, "not_found", "not found"},
 		{&http.MaxBytesError{Limit: 10}, 413, "body_too_large", "10 bytes"},
 		{context.DeadlineExceeded, 503, "timeout", "too long"},

@@ -27,11 +27,13 @@
 // moves change nothing, and playing allocates nothing.
 //
 // Decisions the rules leave open are kept in named places: board sizes
-// (MinSize, MaxSize), the Ing ko rule (ingKo), when a simple-ko game
-// cycles (cycleOccurrences), room for two eyes in seki detection
-// (bigEyeSpace), komi written times 100 (komiScale), the default komi
-// (DefaultKomi), the fixed handicap points (HandicapPoints) and the
-// number of playouts behind a dead-stone proposal (DefaultPlayouts).
+// (MinSize, MaxSize), the longest record (MaxMoves, movesPerPoint), the
+// Ing ko rule (ingKo), when a simple-ko game cycles (cycleOccurrences),
+// how far back a repetition check replays (snapshotEvery), room for two
+// eyes in seki detection (bigEyeSpace), komi written times 100
+// (komiScale), the default komi (DefaultKomi), the fixed handicap points
+// (HandicapPoints) and the number of playouts behind a dead-stone
+// proposal (DefaultPlayouts).
 //
 // EstimateDead proposes the dead stones of a final position for the
 // online flow to show first (rankctl score --estimate-dead): stones of

@@ -110,10 +110,14 @@ func (e *SGFError) Unwrap() error { return ErrBadSGF }
 
 // InvalidRecordError is a record that cannot be judged: Field names the
 // part that is wrong ("size", "handicap", "setup", "komi", "rules", "end",
-// "end_by", "dead", "result", "moves", "penalties").
+// "end_by", "dead", "result", "moves", "penalties"). When a limit was
+// passed (a record longer than MaxMoves), Limit is the limit and Got what
+// the record has; both are 0 otherwise.
 type InvalidRecordError struct {
 	Field string
 	Msg   string
+	Limit int
+	Got   int
 }
 
 func (e *InvalidRecordError) Error() string {

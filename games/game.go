@@ -1,6 +1,6 @@
 package games
 
-import "sort"
+import "slices"
 
 // cycleOccurrences is decided: under a ruleset without superko, a game
 // ends without result (or as a draw, Ruleset.CycleDraw) when a play
@@ -8,6 +8,13 @@ import "sort"
 // the third time. The second time may be a chosen repetition; the third
 // shows that neither side will leave the cycle (triple ko, eternal life).
 const cycleOccurrences = 3
+
+// snapshotEvery is decided: Play keeps the stones (one byte a point) after
+// every snapshotEvery moves, so that occurrences rebuilds an earlier
+// position from the snapshot before it and replays fewer than this many
+// moves, however long the game: a check costs the same at move 100 and at
+// move 100,000, for size² bytes per 64 moves (361 bytes on 19×19).
+const snapshotEvery = 64
 
 // Game is a game in progress under a ruleset: the position, whose turn it
 // is, the moves so far and the history of positions for superko and
@@ -26,6 +33,13 @@ type Game struct {
 	cycleAt  int    // move number at which a cycle ended the game; 0: none
 	scratch  *Board // for exact comparison on a hash match
 	trial    *Board
+	// scratchAt is how many moves the scratch board has played; -1: none.
+	scratchAt int
+	// snaps holds the stones after every snapshotEvery moves, row by row,
+	// size² colours each: the first after snapshotEvery moves.
+	snaps    []Color
+	found    []int // occurrences' buffer
+	replayed int   // moves occurrences replayed, for the tests of its cost
 }
 
 // NewGame starts a game on an empty size×size board. handicap is 0 for an
@@ -54,6 +68,7 @@ func (g *Game) start(size int, rules Ruleset, handicap int, setup []Stone, moves
 	}
 	g.rules, g.handicap = rules, handicap
 	g.moves, g.passes, g.cycleAt = g.moves[:0], 0, 0
+	g.snaps, g.scratchAt, g.replayed = g.snaps[:0], -1, 0
 	g.seen.clear()
 	if err := g.board.reset(size); err != nil {
 		return err
@@ -92,6 +107,9 @@ func (g *Game) Reserve(n int) {
 		m := make([]Move, len(g.moves), len(g.moves)+n)
 		copy(m, g.moves)
 		g.moves = m
+	}
+	if need := (len(g.moves) + n) / snapshotEvery * g.board.size * g.board.size; cap(g.snaps) < need {
+		g.snaps = append(make([]Color, 0, need), g.snaps...)
 	}
 	g.seen.reserve(len(g.moves) + n + 1)
 }
@@ -166,22 +184,50 @@ func (g *Game) Play(m Move) error {
 	g.moves = append(g.moves, m)
 	n := len(g.moves)
 	next := m.Color.Opponent()
+	g.toMove = next
 	if m.Pass {
 		g.board.Pass()
 		g.passes++
-		g.toMove = next
-		g.seen.add(g.key(g.board.hash, next), n, false)
-		return nil
+		if g.passMakesNew() {
+			g.seen.add(g.key(g.board.hash, next), n, false)
+		}
+	} else {
+		g.board.apply(m.Color, &pl)
+		g.passes = 0
+		k := g.key(g.board.hash, next)
+		if g.rules.Ko == KoSimple && g.seen.has(k) && g.occurrences(k, &g.board, next, true)+1 >= cycleOccurrences {
+			g.cycleAt = n
+		}
+		g.seen.add(k, n, true)
 	}
-	g.board.apply(m.Color, &pl)
-	g.passes = 0
-	g.toMove = next
-	k := g.key(g.board.hash, next)
-	if g.rules.Ko == KoSimple && g.seen.has(k) && g.occurrences(k, &g.board, next, true)+1 >= cycleOccurrences {
-		g.cycleAt = n
+	if n%snapshotEvery == 0 {
+		g.snapshot()
 	}
-	g.seen.add(k, n, true)
 	return nil
+}
+
+// passMakesNew reports whether the pass just played may have brought
+// about a position the table does not hold yet. A pass leaves the stones
+// as they were, so under positional superko it repeats the position before
+// it, and under situational superko the second pass of a run repeats the
+// position two moves back; under simple ko only positions made by plays
+// count. Leaving those repeats out keeps a run of passes from piling up
+// entries of one key, which made replay cost grow with its square.
+func (g *Game) passMakesNew() bool {
+	switch g.rules.Ko {
+	case KoSituational:
+		return g.passes < 2
+	default: // KoPositional, KoSimple
+		return false
+	}
+}
+
+// snapshot keeps the stones of the current position in snaps.
+func (g *Game) snapshot() {
+	for y := 0; y < g.board.size; y++ {
+		i := g.board.index(0, y)
+		g.snaps = append(g.snaps, g.board.color[i:i+int16(g.board.size)]...)
+	}
 }
 
 // checkMove decides m's legality and returns the plan for a play.
@@ -225,43 +271,63 @@ func (g *Game) checkMove(m Move) (plan, error) {
 
 // occurrences counts the earlier positions with key k that truly equal
 // pos (same stones; same player to move unless the ko rule is
-// positional), replaying the game on a scratch board to see them. With
+// positional), rebuilding each on the scratch board to see it. With
 // playsOnly, only positions that arose from a play count.
 func (g *Game) occurrences(k uint64, pos *Board, toMove Color, playsOnly bool) int {
-	idxs := g.seen.lookup(k, playsOnly)
-	if len(idxs) == 0 {
-		return 0
-	}
-	sort.Ints(idxs)
-	if g.scratch == nil {
-		g.scratch = new(Board)
-	}
-	s := g.scratch
-	_ = s.reset(g.board.size)
-	s.multiSuicide = g.rules.MultiStoneSuicide
-	for _, st := range g.setup {
-		_ = s.place(st.Color, st.Point)
-	}
-	count, done := 0, 0
-	for _, at := range idxs {
-		for ; done < at; done++ {
-			mv := g.moves[done]
-			if mv.Pass {
-				s.Pass()
-				continue
-			}
-			pl, _ := s.check(mv.Color, s.idx(mv.Point))
-			s.apply(mv.Color, &pl)
-		}
+	g.found = g.seen.lookup(k, playsOnly, g.found[:0])
+	slices.Sort(g.found)
+	count := 0
+	for _, at := range g.found {
 		toMoveThen := g.first
 		if at%2 == 1 {
 			toMoveThen = g.first.Opponent()
 		}
-		if (g.rules.Ko == KoPositional || toMoveThen == toMove) && samePosition(s, pos) {
+		if (g.rules.Ko == KoPositional || toMoveThen == toMove) && samePosition(g.positionAt(at), pos) {
 			count++
 		}
 	}
 	return count
+}
+
+// positionAt puts the position after the first at moves on the scratch
+// board and returns it. It goes on from where the scratch board is when
+// that lies between at and the last snapshot (or the setup) before at,
+// and otherwise starts again from that snapshot, so it replays fewer than
+// snapshotEvery moves either way.
+func (g *Game) positionAt(at int) *Board {
+	if g.scratch == nil {
+		g.scratch = new(Board)
+	}
+	s := g.scratch
+	base := at - at%snapshotEvery
+	if g.scratchAt < base || g.scratchAt > at {
+		_ = s.reset(g.board.size)
+		s.multiSuicide = g.rules.MultiStoneSuicide
+		if base == 0 {
+			for _, st := range g.setup {
+				_ = s.place(st.Color, st.Point)
+			}
+		} else {
+			pts := g.board.size * g.board.size
+			for i, c := range g.snaps[(base/snapshotEvery-1)*pts:][:pts] {
+				if c != Empty {
+					_ = s.place(c, Point{i % g.board.size, i / g.board.size})
+				}
+			}
+		}
+		g.scratchAt = base
+	}
+	for ; g.scratchAt < at; g.scratchAt++ {
+		g.replayed++
+		mv := g.moves[g.scratchAt]
+		if mv.Pass {
+			s.Pass()
+			continue
+		}
+		pl, _ := s.check(mv.Color, s.idx(mv.Point))
+		s.apply(mv.Color, &pl)
+	}
+	return s
 }
 
 func samePosition(a, b *Board) bool {
@@ -360,10 +426,10 @@ func (t *posTable) has(k uint64) bool {
 	return false
 }
 
-func (t *posTable) lookup(k uint64, playsOnly bool) []int {
+// lookup appends to out when the positions with key k arose.
+func (t *posTable) lookup(k uint64, playsOnly bool, out []int) []int {
 	k = slotKey(k)
 	mask := uint64(len(t.keys) - 1)
-	var out []int
 	for i := k & mask; t.keys[i] != 0; i = (i + 1) & mask {
 		if t.keys[i] == k && (!playsOnly || t.at[i]&1 == 1) {
 			out = append(out, int(t.at[i]/2))

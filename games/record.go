@@ -2,6 +2,7 @@ package games
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"sync"
@@ -97,6 +98,10 @@ func (r *Record) validate() error {
 	if err := r.Rules.Validate(); err != nil {
 		return err
 	}
+	if limit := MaxMoves(r.Size); len(r.Moves) > limit {
+		return &InvalidRecordError{Field: "moves", Limit: limit, Got: len(r.Moves),
+			Msg: fmt.Sprintf("%d moves are more than the %d a %d×%d record may hold", len(r.Moves), limit, r.Size, r.Size)}
+	}
 	if !halfPoints(r.Komi) || math.Abs(r.Komi) > float64(r.Size*r.Size) {
 		return invalid("komi", "komi %v is not a whole or half number of points within the board", r.Komi)
 	}
@@ -125,8 +130,9 @@ func (r *Record) validate() error {
 // Judge decides a record completely: it checks the fields, replays every
 // move, counts the final position when the game ended by counting (with
 // the agreed dead stones), and compares the outcome with the claimed
-// result. Errors: *InvalidRecordError (naming the field), *MoveError (the
-// first illegal move), *ResultMismatchError (claimed and computed).
+// result. Errors: *InvalidRecordError (naming the field; "moves" with
+// Limit and Got past MaxMoves), *MoveError (the first illegal move),
+// *ResultMismatchError (claimed and computed).
 func Judge(r *Record) (Verdict, error) {
 	if err := r.validate(); err != nil {
 		return Verdict{}, err

@@ -5,6 +5,12 @@
 // every Store implementation must pass, with an in-memory Store held to it
 // for tests.
 //
+// A password is read one way at registration and at login: UTF-8 only
+// (U+FFFD, what a decoder makes of other bytes, refused too), in NFC. At
+// most maxHashesInFlight argon2id hashes (19 MiB each) run at once in the
+// process; a caller waits up to hashWait for a slot, then gets a
+// *BusyError (ErrBusy) with RetryAfter.
+//
 // It must not import gin, go-redis, the Mongo driver, cron or FerretDB, nor
 // api, jobs or cmd.
 package players

@@ -101,7 +101,7 @@ func (s *Service) Register(ctx context.Context, username, password, addr string)
 	if err != nil {
 		return Account{}, IssuedToken{}, err
 	}
-	if err := CheckPassword(name, password); err != nil {
+	if password, err = checkNewPassword(name, password); err != nil {
 		return Account{}, IssuedToken{}, err
 	}
 	if err := s.limit(ctx, "register:address:"+addr, "address", s.cfg.RegisterLimitAddress); err != nil {
@@ -124,6 +124,12 @@ func (s *Service) Login(ctx context.Context, username, password, addr string) (I
 	if nerr != nil {
 		name = username
 	}
+	// Read the password as registration did; text that is not UTF-8 is
+	// refused before it counts as an attempt: it tests no password.
+	password, err := normalizePassword(password)
+	if err != nil {
+		return IssuedToken{}, err
+	}
 	accountKey := "login:account:" + name
 	if err := s.limit(ctx, accountKey, "account", s.cfg.LoginLimitAccount); err != nil {
 		return IssuedToken{}, err
@@ -132,7 +138,6 @@ func (s *Service) Login(ctx context.Context, username, password, addr string) (I
 		return IssuedToken{}, err
 	}
 	var a Account
-	var err error
 	if nerr == nil {
 		a, err = s.store.Account(ctx, name)
 	} else {
@@ -142,12 +147,14 @@ func (s *Service) Login(ctx context.Context, username, password, addr string) (I
 	case errors.Is(err, ErrNotFound):
 		// Spend the same time as for a real account, so timing does not
 		// tell which usernames exist.
-		_, _ = VerifyPassword(dummyHash(), password)
+		if _, err := verifyPassword(ctx, dummyHash, password); err != nil {
+			return IssuedToken{}, err // busy: as for a real account
+		}
 		return IssuedToken{}, ErrInvalidCredentials
 	case err != nil:
 		return IssuedToken{}, err
 	}
-	ok, err := VerifyPassword(a.PasswordHash, password)
+	ok, err := verifyPassword(ctx, a.PasswordHash, password)
 	if err != nil {
 		return IssuedToken{}, fmt.Errorf("account %q: %w", a.Username, err)
 	}
@@ -247,7 +254,7 @@ func (s *Service) CreateAccount(ctx context.Context, by Principal, username, pas
 	if err != nil {
 		return Account{}, err
 	}
-	if err := CheckPassword(name, password); err != nil {
+	if password, err = checkNewPassword(name, password); err != nil {
 		return Account{}, err
 	}
 	return s.create(ctx, name, password, role, by.Username)
@@ -261,7 +268,7 @@ func (s *Service) EnsureAdmin(ctx context.Context, username, password string) (c
 	if err != nil {
 		return false, err
 	}
-	if err := CheckPassword(name, password); err != nil {
+	if password, err = checkNewPassword(name, password); err != nil {
 		return false, err
 	}
 	// Two replicas starting together may race: the loser re-reads.
@@ -283,8 +290,18 @@ func (s *Service) EnsureAdmin(ctx context.Context, username, password string) (c
 	return false, fmt.Errorf("%w: %q", ErrUsernameTaken, name)
 }
 
+// checkNewPassword reads a new password as login will (normalizePassword)
+// and checks the rules on what it reads.
+func checkNewPassword(name, password string) (string, error) {
+	p, err := normalizePassword(password)
+	if err != nil {
+		return "", err
+	}
+	return p, CheckPassword(name, p)
+}
+
 func (s *Service) create(ctx context.Context, name, password string, role Role, by string) (Account, error) {
-	hash, err := HashPassword(password)
+	hash, err := hashPassword(ctx, password)
 	if err != nil {
 		return Account{}, err
 	}
@@ -310,14 +327,3 @@ func (s *Service) issue(ctx context.Context, a Account) (IssuedToken, error) {
 
 // now is the clock in UTC to the millisecond, the precision stores keep.
 func (s *Service) now() time.Time { return s.cfg.Now().UTC().Truncate(time.Millisecond) }
-
-var dummy = sync.OnceValue(func() string {
-	h, err := HashPassword("not a password of anyone")
-	if err != nil {
-		panic(err)
-	}
-	return h
-})
-
-// dummyHash is verified against when an account does not exist.
-func dummyHash() string { return dummy() }

@@ -6,6 +6,15 @@
 // FerretDB looks documents up by _id with (IndexIDs), which its own _id
 // index does not serve.
 //
+// One process per data directory: StartFerret holds an exclusive lock on
+// a file in FerretDB's directory (LockFile, with the holder's pid) until
+// Stop, and a second start fails at once with a *LockedError naming the
+// directory and the holder. FerretDB logs through a handler that never
+// passes a document on: none of its debug records (protocol dumps,
+// filters, SQL arguments: password and token hashes), and a failed
+// command as one line with its code, the driver's endSessions at
+// Disconnect (which FerretDB v1 does not implement) not at all.
+//
 // Only cmd and the test-support package internal/testsvc import it; no
 // domain package, adapter, api or jobs may.
 package embedded

@@ -17,6 +17,7 @@ type Ferret struct {
 	URI    string
 	dir    string
 	logger *slog.Logger
+	lock   *dirLock
 	ctx    context.Context
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -24,7 +25,10 @@ type Ferret struct {
 }
 
 // StartFerret starts FerretDB with the SQLite backend keeping its files in
-// dir, listening on a free loopback port. The logger may be nil (silent).
+// dir, listening on a free loopback port. It first locks dir (LockFile)
+// until Stop: while another process, or another Ferret of this one, has
+// it, StartFerret fails at once with a *LockedError naming the holder.
+// The logger may be nil (silent).
 func StartFerret(dir string, logger *slog.Logger) (*Ferret, error) {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, fmt.Errorf("embedded ferretdb: %w", err)
@@ -32,6 +36,10 @@ func StartFerret(dir string, logger *slog.Logger) (*Ferret, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("embedded ferretdb: %w", err)
+	}
+	lock, err := lockDir(abs)
+	if err != nil {
+		return nil, err
 	}
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -44,9 +52,10 @@ func StartFerret(dir string, logger *slog.Logger) (*Ferret, error) {
 		Listener:  ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
 		Handler:   "sqlite",
 		SQLiteURL: "file:" + abs + "/?_txlock=immediate",
-		Logger:    logger,
+		Logger:    slog.New(ferretLog{logger.Handler()}), // never a document
 	})
 	if err != nil {
+		lock.release()
 		return nil, fmt.Errorf("embedded ferretdb: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -56,14 +65,16 @@ func StartFerret(dir string, logger *slog.Logger) (*Ferret, error) {
 		_ = f.Run(ctx)
 	}()
 	// MongoDBURI blocks until the listener is ready.
-	return &Ferret{URI: f.MongoDBURI(), dir: abs, logger: logger, ctx: ctx, cancel: cancel, done: done}, nil
+	return &Ferret{URI: f.MongoDBURI(), dir: abs, logger: logger, lock: lock, ctx: ctx, cancel: cancel, done: done}, nil
 }
 
-// Stop shuts FerretDB down and waits for it to close its files.
+// Stop shuts FerretDB down, waits for it to close its files and releases
+// the directory.
 func (f *Ferret) Stop() {
 	f.cancel()
 	f.loops.Wait()
 	<-f.done
+	f.lock.release()
 }
 
 // Redis is a running in-process Redis server.

@@ -1,0 +1,61 @@
+package embedded
+
+import (
+	"context"
+	"log/slog"
+	"regexp"
+	"strings"
+)
+
+// ferretLog is the handler FerretDB logs through: what it passes on never
+// holds a document. FerretDB's debug records are protocol dumps (whole
+// requests and replies: password and token hashes), the filters it
+// converts and the SQL it runs with its arguments, so nothing below Info
+// goes through, whatever the level of the handler underneath; and since
+// Enabled says so, FerretDB does not even build them. A failed command's
+// reply is dumped at Warn or Error too, header and body: those dumps are
+// replaced by one line with the error's code name, except the reply to
+// the driver's endSessions, which every Disconnect sends and FerretDB v1
+// does not implement (CommandNotFound): expected, so not a warning.
+type ferretLog struct{ h slog.Handler }
+
+// ferretDumps start the messages of FerretDB's protocol dumps
+// (internal/clientconn of v1).
+var ferretDumps = []string{
+	"Request header:", "Request message:",
+	"Response header:", "Response message:",
+	"Proxy response header:", "Proxy response message:",
+	"Header diff:",
+}
+
+var codeName = regexp.MustCompile(`"codeName": "(\w+)"`)
+
+func (l ferretLog) Enabled(ctx context.Context, level slog.Level) bool {
+	return level >= slog.LevelInfo && l.h.Enabled(ctx, level)
+}
+
+func (l ferretLog) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level < slog.LevelInfo {
+		return nil
+	}
+	for _, p := range ferretDumps {
+		if !strings.HasPrefix(r.Message, p) {
+			continue
+		}
+		if !strings.HasSuffix(p, "message:") || strings.Contains(r.Message, "no such command: 'endSessions'") {
+			return nil
+		}
+		code := "unknown"
+		if m := codeName.FindStringSubmatch(r.Message); m != nil {
+			code = m[1]
+		}
+		line := slog.NewRecord(r.Time, r.Level, "command failed (reply not logged: it may hold documents)", r.PC)
+		line.AddAttrs(slog.String("code", code))
+		r.Attrs(func(a slog.Attr) bool { line.AddAttrs(a); return true })
+		return l.h.Handle(ctx, line)
+	}
+	return l.h.Handle(ctx, r)
+}
+
+func (l ferretLog) WithAttrs(a []slog.Attr) slog.Handler { return ferretLog{l.h.WithAttrs(a)} }
+func (l ferretLog) WithGroup(n string) slog.Handler      { return ferretLog{l.h.WithGroup(n)} }
