@@ -20,14 +20,19 @@ import (
 const (
 	// PlacementGames is how many rated games (draws count; void and
 	// handicap games are not rated) a new player plays before the
-	// placement. Ten is what lichess and OGS need too; the simulation
-	// puts a true 5d or 3k within a rank of truth at the placement.
-	PlacementGames = 10
+	// placement. Decided with ladder-sim: the placement games are paired
+	// at the newcomer's ladder score, about 1k, where a strong player's
+	// wins say little, so after 10 games only about half of true-5d
+	// newcomers are placed within a rank of their strength; after 15,
+	// three in four (the median true 5d is within a rank after 15 games,
+	// the median 3k after one). lichess and OGS use 10 to 20.
+	PlacementGames = 15
 
 	// PlacementCeiling is the highest score the placement gives: the
-	// top of 4d. Higher needs an exam or an admin, so that an account
-	// cannot reach the strong ranks by ten games against weak players
-	// (the placement games are paired at the newcomer's score, 1k).
+	// top of 4d, so a true 5d placed there is within a rank. Higher
+	// needs an exam or an admin, so that a run of wins against 1k
+	// players never makes a 5d; ladder-sim shows a higher ceiling helps
+	// only the few true 6d and above.
 	PlacementCeiling = 499
 
 	// PlacementActor is the actor of the placements the rule makes by
@@ -40,21 +45,59 @@ const (
 	maxPlacementLedger = 1000
 )
 
-// PlacedScore is the score the placement gives a player whose Glicko-2
-// rating after the last placement game is g: the suggested score, at most
-// PlacementCeiling. It is the one place the rule is computed; the service
-// and verification both call it.
-func PlacedScore(g Glicko) (int, error) {
+// PlacementRule is the placement's two numbers. The platform's rule is
+// Placement (the constants above); another one exists only for
+// ladder-sim to compare against.
+type PlacementRule struct {
+	Games   int `json:"games"`
+	Ceiling int `json:"ceiling"`
+}
+
+// Placement is the platform's placement rule.
+var Placement = PlacementRule{Games: PlacementGames, Ceiling: PlacementCeiling}
+
+// Score is the score the rule gives a player whose Glicko-2 rating after
+// the last placement game is g: the suggested score, at most the ceiling.
+func (r PlacementRule) Score(g Glicko) (int, error) {
 	s, err := Suggest(g)
 	if err != nil {
 		return 0, err
 	}
-	return min(s.Score, PlacementCeiling), nil
+	return min(s.Score, r.Ceiling), nil
 }
+
+// Step is the rule applied to a player's state after one rated game (the
+// formula already applied to it): while the player is placing, the game
+// is counted, and after the last placement game the score is set to
+// Score of the Glicko-2 rating and the placement ends (placed). A player
+// not placing is returned as is.
+func (r PlacementRule) Step(after PlayerState) (next PlayerState, placed bool, err error) {
+	if !after.Placing {
+		return after, false, nil
+	}
+	after.PlacingGames++
+	if after.PlacingGames < r.Games {
+		return after, false, nil
+	}
+	score, err := r.Score(after.Glicko)
+	if err != nil {
+		return PlayerState{}, false, err
+	}
+	after.Score, after.Placing = score, false
+	return after, true, nil
+}
+
+// PlacedScore is Placement.Score: the one place the platform's placement
+// is computed; the service and verification both call it.
+func PlacedScore(g Glicko) (int, error) { return Placement.Score(g) }
 
 // PlacementDue reports whether a player placing who has now played games
 // placement games is to be placed.
-func PlacementDue(games int) bool { return games >= PlacementGames }
+func PlacementDue(games int) bool { return games >= Placement.Games }
+
+// PlacementStep is Placement.Step; the service's plan and ladder-sim
+// both apply the rule through it.
+func PlacementStep(after PlayerState) (PlayerState, bool, error) { return Placement.Step(after) }
 
 // PlacementProgress is a player's placement as the profile shows it:
 // Played of Of placement games, and whether the placement is over (or
@@ -80,13 +123,10 @@ func (p PlayerState) ShownRank() string {
 	return p.Rank().String()
 }
 
-// placementEntry is the ledger entry that places a player after their
-// last placement game (the game's own entry, game, comes just before it).
-func placementEntry(game LedgerEntry, evidence []string) (LedgerEntry, error) {
-	score, err := PlacedScore(game.Glicko)
-	if err != nil {
-		return LedgerEntry{}, err
-	}
+// placementEntry is the ledger entry that places a player at score after
+// their last placement game (the game's own entry, game, comes just
+// before it).
+func placementEntry(game LedgerEntry, score int, evidence []string) LedgerEntry {
 	s, _ := Suggest(game.Glicko) // checked by PlacedScore
 	e := LedgerEntry{
 		Username: game.Username, Seq: game.Seq + 1, Cause: CausePlacement, CauseID: game.CauseID, Actor: PlacementActor,
@@ -97,7 +137,7 @@ func placementEntry(game LedgerEntry, evidence []string) (LedgerEntry, error) {
 			PlacementCeiling, ranks.FromScore(PlacementCeiling)),
 	}
 	e.Hash = e.ComputeHash()
-	return e, nil
+	return e
 }
 
 // PlacementFaults checks the placements the rule made (cause

@@ -65,10 +65,10 @@ func TestPlacement(t *testing.T) {
 		placed.ShownRank() != ranks.FromScore(want).String() || placed.Seq != int64(rating.PlacementGames+1) {
 		t.Fatalf("after the last placement game: %+v (the rule gives %d, the formula had %d)", placed, want, score)
 	}
-	// Ten straight wins against 1k newcomers: 4d (recorded so that a
-	// change of the rule or the calibration is seen).
-	if placed.Rank() != ranks.MustParse("4d") {
-		t.Errorf("ten wins place at %d (%s), want 4d", placed.Score, placed.Rank())
+	// Straight wins against 1k newcomers: Glicko-2 beyond 2000 (5d),
+	// placed at the ceiling, 4d.
+	if placed.Glicko.Rating <= 2000 || placed.Score != rating.PlacementCeiling {
+		t.Errorf("%d wins place at %d (%s) from %+v, want the ceiling", rating.PlacementGames, placed.Score, placed.Rank(), placed.Glicko)
 	}
 	h, err := svc.History(bg, "newbie", 0, 2)
 	if err != nil {
@@ -185,6 +185,7 @@ func TestPlacementOff(t *testing.T) {
 	svc := rating.NewService(newStore(t), rating.ServiceConfig{Now: fixedClock})
 	var r rating.GameResult
 	var err error
+	score := 0
 	for i := range rating.PlacementGames + 1 {
 		if r, err = svc.Apply(bg, game(fmt.Sprint("g", i), "newbie", fmt.Sprint("opp", i), rating.SideBlack)); err != nil {
 			t.Fatal(err)
@@ -192,8 +193,10 @@ func TestPlacementOff(t *testing.T) {
 		if r.Black.Placing || r.Black.PlacingGames != 0 {
 			t.Fatalf("placing without placement: %+v", r.Black.PlayerState)
 		}
+		d, _ := rating.Ladder(score, 0, rating.Game{Moves: 150})
+		score += d.Winner
 	}
-	if r.Black.Score != 5*(rating.PlacementGames+1) || r.Black.Seq != int64(rating.PlacementGames+1) || r.Black.ShownRank() != "1k" {
+	if r.Black.Score != score || r.Black.Seq != int64(rating.PlacementGames+1) || r.Black.ShownRank() != "1k" {
 		t.Fatalf("newbie after %d games: %+v", rating.PlacementGames+1, r.Black.PlayerState)
 	}
 }
@@ -278,7 +281,7 @@ func TestPlacementFaults(t *testing.T) {
 		{"few games", func(es []rating.LedgerEntry) []rating.LedgerEntry {
 			es[len(es)-1].Evidence = es[len(es)-1].Evidence[1:]
 			return es
-		}, "lists 9 placement games"},
+		}, fmt.Sprintf("lists %d placement games", rating.PlacementGames-1)},
 		{"foreign game", func(es []rating.LedgerEntry) []rating.LedgerEntry {
 			es[len(es)-1].Evidence = append([]string{"x"}, es[len(es)-1].Evidence[1:]...)
 			return es
@@ -302,5 +305,36 @@ func TestPlacementFaults(t *testing.T) {
 	es[len(es)-1].Actor, es[len(es)-1].ScoreAfter = "root", 900
 	if f := rating.PlacementFaults(es); len(f) != 0 {
 		t.Fatalf("an admin's placement checked as the rule's: %v", f)
+	}
+}
+
+// TestPlacementRuleStep: the pure rule counts a placing player's games
+// and places them after the last; it leaves everyone else alone.
+func TestPlacementRuleStep(t *testing.T) {
+	rule := rating.PlacementRule{Games: 3, Ceiling: 250}
+	st := rating.NewPlayer("p")
+	st.Score, st.Glicko.Rating = 15, 1800
+	if got, placed, err := rule.Step(st); err != nil || placed || got != st {
+		t.Fatalf("a player not placing: %+v, %v, %v", got, placed, err)
+	}
+	st.Placing = true
+	for i := 1; i <= 3; i++ {
+		got, placed, err := rule.Step(st)
+		if err != nil || got.PlacingGames != i || placed != (i == 3) {
+			t.Fatalf("game %d: %+v, %v, %v", i, got, placed, err)
+		}
+		if i < 3 && (got.Score != 15 || !got.Placing) {
+			t.Fatalf("placed early at game %d: %+v", i, got)
+		}
+		if i == 3 && (got.Score != 250 || got.Placing) {
+			t.Fatalf("the last game: %+v, want placed at the ceiling 250 (suggestion 300)", got)
+		}
+		st = got
+		st.Placing = i < 3
+	}
+	st = rating.NewPlayer("q")
+	st.Placing, st.PlacingGames, st.Glicko.Rating = true, 2, 1420.4
+	if got, placed, _ := rule.Step(st); !placed || got.Score != -80 {
+		t.Fatalf("below the ceiling: %+v, want -80", got)
 	}
 }

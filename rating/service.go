@@ -541,17 +541,16 @@ func (s *Service) planGame(op Operation, names []string, states map[string]Playe
 		e.Hash = e.ComputeHash()
 		a.Seq, a.Head, a.Version, a.Op, a.UpdatedAt = e.Seq, e.Hash, before.Version+1, op.ID, at
 		step := Step{Before: before, After: a, Entry: e}
-		if before.Placing {
-			step.After.PlacingGames++
-			if PlacementDue(step.After.PlacingGames) {
-				pe, err := placementEntry(e, evidence[n])
-				if err != nil {
-					return Plan{}, err
-				}
-				step.Then = &pe
-				step.After.Score, step.After.Placing, step.After.Seq, step.After.Head = pe.ScoreAfter, false, pe.Seq, pe.Hash
-			}
+		next, placed, err := PlacementStep(a)
+		if err != nil {
+			return Plan{}, err
 		}
+		if placed {
+			pe := placementEntry(e, next.Score, evidence[n])
+			step.Then = &pe
+			next.Seq, next.Head = pe.Seq, pe.Hash
+		}
+		step.After = next
 		p.Steps = append(p.Steps, step)
 	}
 	return p, nil
