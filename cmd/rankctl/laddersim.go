@@ -395,7 +395,7 @@ func simulateLadder(c ladderConfig) ladderReport {
 	done := 0 // newcomers who played kmax games
 	rep := ladderReport{Placement: c.placement, PlacementGames: c.rule.Games, Ceiling: c.rule.Ceiling, PairPlacing: map[bool]string{false: "ladder score", true: "Glicko-2 suggestion"}[c.pairByGlicko],
 		Seed: c.seed, Players: c.players, Ks: c.ks}
-	next := t0
+	var next time.Time
 	var pool []int
 	var cands []matchmaking.Candidate
 	recent := matchmaking.Recent{}
