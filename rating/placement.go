@@ -123,6 +123,19 @@ func (p PlayerState) ShownRank() string {
 	return p.Rank().String()
 }
 
+// PairingScore is the score a matchmaking ticket of the player may carry
+// so that placement games are informative: the ladder score, or, while
+// the player is placing, the score their Glicko-2 rating suggests
+// (unbounded: the ceiling bounds the placement, not the opponents).
+// rankd's tickets carry the ladder score today; ladder-sim
+// --pair-placing=glicko measures this choice (docs/benchmarks.md).
+func (p PlayerState) PairingScore() int {
+	if p.Placing {
+		return LadderScore(p.Glicko.Rating)
+	}
+	return p.Score
+}
+
 // placementEntry is the ledger entry that places a player at score after
 // their last placement game (the game's own entry, game, comes just
 // before it).

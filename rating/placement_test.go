@@ -338,3 +338,17 @@ func TestPlacementRuleStep(t *testing.T) {
 		t.Fatalf("below the ceiling: %+v, want -80", got)
 	}
 }
+
+// TestPairingScore: the ladder score, or the Glicko-2 suggestion while
+// placing.
+func TestPairingScore(t *testing.T) {
+	st := rating.NewPlayer("p")
+	st.Score, st.Glicko.Rating = 40, 2012.6
+	if got := st.PairingScore(); got != 40 {
+		t.Errorf("placed: %d, want the ladder score 40", got)
+	}
+	st.Placing = true
+	if got := st.PairingScore(); got != 513 {
+		t.Errorf("placing: %d, want the suggestion 513 (beyond the ceiling: pairing is not bounded)", got)
+	}
+}

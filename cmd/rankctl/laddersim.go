@@ -29,8 +29,9 @@ Plays a population of players with true strengths through the real
 pairing policy (matchmaking.DefaultPolicy), the real formula
 (rating.Default.Apply: the ladder and Glicko-2) and the placement rule
 (rating.PlacementRule.Step: by default the platform's %d placement
-games, then the Glicko-2 suggestion, at most %d (%s)), in pure code, and reports how soon
-newcomers reach their true rank and what happens to the whole ladder.
+games, then the Glicko-2 suggestion, at most %d (%s)), in pure
+code, and reports how soon newcomers reach their true rank and what
+happens to the whole ladder.
 
 The model:
   strength  every player has a true strength on the ladder's scale (0 is
@@ -51,7 +52,9 @@ The model:
             Matcher: windows widen with the wait, the 30-minute cooldown
             holds). An idle player queues with probability --queue per
             pass; a game takes --game-time, then both players are idle.
-            Tickets carry the ladder score and Glicko-2, as rankd's do.
+            Tickets carry the ladder score and Glicko-2, as rankd's do;
+            with --pair-placing=glicko a placing newcomer's carries
+            rating.PlayerState.PairingScore, their Glicko-2 suggestion.
   the end   when every newcomer has played the largest of --k games, or
             after --max-time.
 
@@ -59,10 +62,13 @@ Reported: for each newcomer rank, the games until a newcomer's ladder rank
 is first within one rank of their true rank (median, 90th percentile, how
 many never got there), and the share within one rank after each of --k
 games; the same shares for the arrivals (the population's newcomers);
-the share of everyone within one rank at the end; and the drift of the
-ladder: mean(score − strength) of the settled players every --every
-(inflation above 0, deflation below). --compare runs the same seed with
-and without placement and prints both.
+the share of everyone within one rank at the end; what settled players'
+scores did in games against placing newcomers (the mean delta, and the
+mean distance from the fair delta, the formula's had the newcomer's score
+been their strength); and the drift of the ladder: mean(score − strength)
+of the settled players every --every (inflation above 0, deflation
+below). --compare runs the same seed with and without placement and
+prints both.
 
 flags:
 `
@@ -125,7 +131,7 @@ func parseLadderSim(args []string, stderr io.Writer) (ladderConfig, int) {
 	var ranksFlag, ksFlag string
 	fs.IntVar(&c.players, "players", 2000, "settled players")
 	fs.IntVar(&c.arrivals, "arrivals", 400, "newcomers drawn from the settled players' distribution")
-	fs.IntVar(&c.perRank, "per-rank", 40, "newcomers at each rank of --ranks")
+	fs.IntVar(&c.perRank, "per-rank", 50, "newcomers at each rank of --ranks")
 	fs.StringVar(&ranksFlag, "ranks", "9k,6k,3k,1k,2d,4d,5d,7d", "comma-separated true ranks of the newcomer cohorts")
 	fs.Float64Var(&c.mean, "mean", -250, "mean strength of the settled players (0 is 1k, -100 2k, 100 1d)")
 	fs.Float64Var(&c.sd, "sd", 325, "standard deviation of the settled players' strengths")
@@ -133,9 +139,9 @@ func parseLadderSim(args []string, stderr io.Writer) (ladderConfig, int) {
 	fs.DurationVar(&c.pass, "pass", 5*time.Second, "how often the pairing policy runs")
 	fs.Float64Var(&c.queue, "queue", 0.01, "chance that an idle player queues in a pass")
 	fs.DurationVar(&c.gameTime, "game-time", 20*time.Minute, "how long a game keeps its players busy")
-	fs.DurationVar(&c.arriveOver, "arrive-over", 24*time.Hour, "newcomers arrive at uniform random times within this")
-	fs.DurationVar(&c.maxTime, "max-time", 21*24*time.Hour, "simulated time at most")
-	fs.DurationVar(&c.every, "every", 24*time.Hour, "how often the drift is sampled")
+	fs.DurationVar(&c.arriveOver, "arrive-over", 14*24*time.Hour, "newcomers arrive at uniform random times within this")
+	fs.DurationVar(&c.maxTime, "max-time", 60*24*time.Hour, "simulated time at most")
+	fs.DurationVar(&c.every, "every", 72*time.Hour, "how often the drift is sampled")
 	fs.StringVar(&ksFlag, "k", "10,20,50,100", "comma-separated game counts at which newcomers' accuracy is reported")
 	fs.BoolVar(&c.placement, "placement", true, "newcomers play placement games (false: the formula alone, as before issue 16)")
 	fs.BoolVar(&c.compare, "compare", false, "run with and without placement on the same seed")
@@ -303,17 +309,26 @@ type ladderCohort struct {
 	Reached     []int     `json:"played_k"`
 }
 
-// ladderDeltas sums settled players' ladder deltas over games.
+// ladderDeltas sums settled players' ladder deltas over games, and how
+// far each was from the fair delta: the formula's had the opponent's
+// score been their strength.
 type ladderDeltas struct {
 	Games int     `json:"games"`
 	Mean  float64 `json:"mean_delta"`
-	sum   int
+	// Mean of (delta − fair) and of |delta − fair|.
+	Excess    float64 `json:"mean_excess"`
+	AbsExcess float64 `json:"mean_abs_excess"`
+	sum, exc  int
+	abs       int
 }
 
-func (d *ladderDeltas) add(delta int) {
+func (d *ladderDeltas) add(delta, fair int) {
 	d.Games++
 	d.sum += delta
-	d.Mean = float64(d.sum) / float64(d.Games)
+	d.exc += delta - fair
+	d.abs += max(delta-fair, fair-delta)
+	n := float64(d.Games)
+	d.Mean, d.Excess, d.AbsExcess = float64(d.sum)/n, float64(d.exc)/n, float64(d.abs)/n
 }
 
 // ladderDriftRow is one sample of the whole ladder.
@@ -483,8 +498,8 @@ func simulateLadder(c ladderConfig) ladderReport {
 
 // ticketScore is the score a player's ticket carries.
 func (c ladderConfig) ticketScore(p *ladderPlayer) int {
-	if c.pairByGlicko && p.st.Placing {
-		return rating.LadderScore(p.st.Glicko.Rating)
+	if c.pairByGlicko {
+		return p.st.PairingScore()
 	}
 	return p.st.Score
 }
@@ -502,16 +517,30 @@ func playLadderGame(c ladderConfig, rng *rand.Rand, ps []*ladderPlayer, a, b int
 		panic("ladder-sim: the formula refused a simulated game: " + err.Error()) // scores stay far inside its bounds
 	}
 	for _, s := range []struct {
-		p, o  *ladderPlayer
-		delta int
-	}{{w, l, out.Deltas.Winner}, {l, w, out.Deltas.Loser}} {
+		p, o   *ladderPlayer
+		winner bool
+		delta  int
+	}{{w, l, true, out.Deltas.Winner}, {l, w, false, out.Deltas.Loser}} {
+		var into *ladderDeltas
 		switch {
 		case s.p.kind != ladderSettled:
+			continue
 		case s.o.st.Placing:
-			rep.VsPlacing.add(s.delta)
+			into = &rep.VsPlacing
 		case s.o.kind == ladderSettled:
-			rep.VsSettled.add(s.delta)
+			into = &rep.VsSettled
+		default:
+			continue // a placed newcomer
 		}
+		// The fair delta: the opponent at their strength.
+		o := int(math.Round(s.o.strength))
+		var d rating.Deltas
+		if s.winner {
+			d, _ = rating.Ladder(s.p.st.Score, o, rating.Game{Moves: 150})
+		} else {
+			d, _ = rating.Ladder(o, s.p.st.Score, rating.Game{Moves: 150})
+		}
+		into.add(s.delta, map[bool]int{true: d.Winner, false: d.Loser}[s.winner])
 	}
 	w.st.State, l.st.State = out.Winner, out.Loser
 	for _, p := range []*ladderPlayer{w, l} {
@@ -605,8 +634,9 @@ func (r ladderReport) print(w io.Writer) {
 	if r.Arrivals.Count > 0 {
 		row("arrivals", r.Arrivals)
 	}
-	fmt.Fprintf(w, "\nsettled players' mean ladder delta a game: %+.2f against placing newcomers (%d player-games), %+.2f against each other (%d player-games)\n",
-		r.VsPlacing.Mean, r.VsPlacing.Games, r.VsSettled.Mean, r.VsSettled.Games)
+	fmt.Fprintf(w, "\nsettled players' ladder delta a game, mean and mean |delta − fair| (fair: the opponent at their strength)\n")
+	fmt.Fprintf(w, "  against placing newcomers %+.2f, %.2f (%d player-games); against each other %+.2f, %.2f (%d player-games)\n",
+		r.VsPlacing.Mean, r.VsPlacing.AbsExcess, r.VsPlacing.Games, r.VsSettled.Mean, r.VsSettled.AbsExcess, r.VsSettled.Games)
 	fmt.Fprintf(w, "\nthe ladder: mean(score − strength) (drift: above 0 inflation, below deflation) and share within one rank\n")
 	fmt.Fprintf(w, "  %7s %9s %9s %9s %8s\n", "hours", "games", "settled", "everyone", "within")
 	for _, d := range r.Drift {
