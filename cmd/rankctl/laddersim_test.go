@@ -133,7 +133,7 @@ func TestLadderSimPrints(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	for _, want := range []string{fmt.Sprintf("with placement (%d games, ceiling %d = 4d", rating.PlacementGames, rating.PlacementCeiling), "true rank", "5d ", "arrivals", "@5", "settled players' mean ladder delta", "hours"} {
+	for _, want := range []string{fmt.Sprintf("with placement (%d games, ceiling %d = 4d", rating.PlacementGames, rating.PlacementCeiling), "true rank", "5d ", "arrivals", "@5", "settled players' ladder delta a game", "against placing newcomers", "hours"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the report lacks %q:\n%s", want, out.String())
 		}
