@@ -63,9 +63,10 @@ is first within one rank of their true rank (median, 90th percentile, how
 many never got there), and the share within one rank after each of --k
 games; the same shares for the arrivals (the population's newcomers);
 the share of everyone within one rank at the end; what settled players'
-scores did in games against placing newcomers (the mean delta, and the
-mean distance from the fair delta, the formula's had the newcomer's score
-been their strength); and the drift of the ladder: mean(score − strength)
+scores did in games against newcomers in their first placement games
+(the mean delta, and the mean distance from the fair delta, the
+formula's had the newcomer's score been their strength; without
+placement, the same first games); and the drift of the ladder: mean(score − strength)
 of the settled players every --every (inflation above 0, deflation
 below). --compare runs the same seed with and without placement and
 prints both.
@@ -286,10 +287,11 @@ type ladderReport struct {
 	Cohorts        []ladderCohort `json:"cohorts"`
 	Arrivals       ladderCohort   `json:"arrivals"`
 	WithinAtEnd    float64        `json:"everyone_within_one_rank_at_end"`
-	// What settled players' ladder scores did in games against placing
-	// newcomers, and against each other: the placement's cost to the
-	// newcomers' opponents.
-	VsPlacing ladderDeltas     `json:"settled_vs_placing"`
+	// What settled players' ladder scores did in games against
+	// newcomers in their first placement-games games (placing, or in a
+	// run without placement the games they would be), and against each
+	// other: the cost of newcomers to their opponents.
+	VsPlacing ladderDeltas     `json:"settled_vs_newcomers_first_games"`
 	VsSettled ladderDeltas     `json:"settled_vs_settled"`
 	Drift     []ladderDriftRow `json:"drift"`
 }
@@ -525,12 +527,12 @@ func playLadderGame(c ladderConfig, rng *rand.Rand, ps []*ladderPlayer, a, b int
 		switch {
 		case s.p.kind != ladderSettled:
 			continue
-		case s.o.st.Placing:
-			into = &rep.VsPlacing
+		case s.o.kind != ladderSettled && s.o.st.Games < c.rule.Games:
+			into = &rep.VsPlacing // placing, or in the games they would be
 		case s.o.kind == ladderSettled:
 			into = &rep.VsSettled
 		default:
-			continue // a placed newcomer
+			continue // a newcomer past those games
 		}
 		// The fair delta: the opponent at their strength.
 		o := int(math.Round(s.o.strength))
@@ -635,8 +637,8 @@ func (r ladderReport) print(w io.Writer) {
 		row("arrivals", r.Arrivals)
 	}
 	fmt.Fprintf(w, "\nsettled players' ladder delta a game, mean and mean |delta − fair| (fair: the opponent at their strength)\n")
-	fmt.Fprintf(w, "  against placing newcomers %+.2f, %.2f (%d player-games); against each other %+.2f, %.2f (%d player-games)\n",
-		r.VsPlacing.Mean, r.VsPlacing.AbsExcess, r.VsPlacing.Games, r.VsSettled.Mean, r.VsSettled.AbsExcess, r.VsSettled.Games)
+	fmt.Fprintf(w, "  against newcomers in their first %d games %+.2f, %.2f (%d player-games); against each other %+.2f, %.2f (%d player-games)\n",
+		r.PlacementGames, r.VsPlacing.Mean, r.VsPlacing.AbsExcess, r.VsPlacing.Games, r.VsSettled.Mean, r.VsSettled.AbsExcess, r.VsSettled.Games)
 	fmt.Fprintf(w, "\nthe ladder: mean(score − strength) (drift: above 0 inflation, below deflation) and share within one rank\n")
 	fmt.Fprintf(w, "  %7s %9s %9s %9s %8s\n", "hours", "games", "settled", "everyone", "within")
 	for _, d := range r.Drift {

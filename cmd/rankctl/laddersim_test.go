@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -108,7 +109,7 @@ func TestLadderSimAims(t *testing.T) {
 				on.Arrivals.WithinAfter[i], off.Arrivals.WithinAfter[i], on.Arrivals.Reached[i], on.Arrivals.Count)
 		}
 	}
-	if on.Games == 0 || len(on.Drift) < 2 || on.Drift[0].Hours != 0 || on.VsSettled.Games == 0 || on.VsPlacing.Games == 0 {
+	if on.Games == 0 || len(on.Drift) < 2 || on.Drift[0].Hours != 0 || on.VsSettled.Games == 0 || on.VsPlacing.Games == 0 || off.VsPlacing.Games == 0 {
 		t.Errorf("the report lacks its parts: %+v", on)
 	}
 }
@@ -133,9 +134,25 @@ func TestLadderSimPrints(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	for _, want := range []string{fmt.Sprintf("with placement (%d games, ceiling %d = 4d", rating.PlacementGames, rating.PlacementCeiling), "true rank", "5d ", "arrivals", "@5", "settled players' ladder delta a game", "against placing newcomers", "hours"} {
+	for _, want := range []string{fmt.Sprintf("with placement (%d games, ceiling %d = 4d", rating.PlacementGames, rating.PlacementCeiling), "true rank", "5d ", "arrivals", "@5", "settled players' ladder delta a game", "against newcomers in their first", "hours"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the report lacks %q:\n%s", want, out.String())
 		}
 	}
+}
+
+// BenchmarkLadderSim: one simulated day of the default population (2,000
+// settled players, 50 newcomers of each of 8 ranks and 400 arrivals over
+// the day), pairing, formula and placement.
+func BenchmarkLadderSim(b *testing.B) {
+	c, code := parseLadderSim([]string{"--arrive-over", "24h", "--max-time", "24h"}, io.Discard)
+	if code >= 0 {
+		b.Fatalf("flags: %d", code)
+	}
+	b.ReportAllocs()
+	games := 0
+	for b.Loop() {
+		games = simulateLadder(c).Games
+	}
+	b.ReportMetric(float64(games), "games/op")
 }
