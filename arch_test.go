@@ -97,6 +97,10 @@ func TestImportRules(t *testing.T) {
 				if !isStd(imp) && own != "ranks" {
 					t.Errorf("rating may import only the standard library and ranks, not %s", imp)
 				}
+			case p.rel == "integrity":
+				if !isStd(imp) && own != "ranks" && own != "rating" {
+					t.Errorf("integrity may import only the standard library, ranks and rating, not %s", imp)
+				}
 			}
 			// Adapters (subpackages of a domain) never reach up into api or jobs.
 			for _, d := range domains {

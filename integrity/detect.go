@@ -3,6 +3,7 @@ package integrity
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -104,17 +105,20 @@ type indexed struct {
 	of      map[string][]int // player → their games, in time order
 	checks  map[string][]time.Time
 	pairs   map[[2]string]int // sorted pair → games between them
+	expB    []float64         // per game: Black's expected score
 }
 
 func index(in Input) *indexed {
 	x := &indexed{games: slices.Clone(in.Games), of: map[string][]int{}, checks: map[string][]time.Time{}, pairs: map[[2]string]int{}}
 	slices.SortStableFunc(x.games, func(a, b Game) int { return cmp.Or(a.Ended.Compare(b.Ended), cmp.Compare(a.ID, b.ID)) })
+	x.expB = make([]float64, len(x.games))
 	for i := range x.games {
 		g := &x.games[i]
 		for _, p := range []string{g.Black.Player, g.White.Player} {
 			x.of[p] = append(x.of[p], i)
 		}
 		x.pairs[pair(g.Black.Player, g.White.Player)]++
+		x.expB[i] = rating.Expected(g.Black.Glicko, g.White.Glicko)
 	}
 	for p := range x.of {
 		x.players = append(x.players, p)
@@ -136,24 +140,53 @@ func pair(a, b string) [2]string {
 	return [2]string{a, b}
 }
 
+// The detectors keep sets of games as indices into x.games, each seen
+// from one player's side; Evidence is made only for the flags.
+
+// expected is the player's expected score in game i.
+func (x *indexed) expected(i int, player string) float64 {
+	if x.games[i].Black.Player == player {
+		return x.expB[i]
+	}
+	return 1 - x.expB[i]
+}
+
+// opponent is the player's opponent in game i.
+func (x *indexed) opponent(i int, player string) string {
+	if g := &x.games[i]; g.Black.Player == player {
+		return g.White.Player
+	}
+	return x.games[i].Black.Player
+}
+
 // evidence is game i from the player's side.
 func (x *indexed) evidence(i int, player string) Evidence {
 	g := &x.games[i]
-	me, opp, _ := g.side(player)
-	return Evidence{Game: g.ID, Opponent: opp.Player, Expected: rating.Expected(me.Glicko, opp.Glicko), Actual: g.score(player),
+	return Evidence{Game: g.ID, Opponent: x.opponent(i, player), Expected: x.expected(i, player), Actual: g.score(player),
 		Moves: g.Moves, End: g.End, Exam: g.Exam, Ended: g.Ended}
 }
 
-// zScore is (Σ actual − Σ expected) / √Σ expected·(1 − expected), and
-// the variance under the root: a z over games whose results were all but
-// certain says little (the normal approximation needs a variance of a few
-// games' worth), so the tests require MinVariance.
-func zScore(es []Evidence) (z, variance float64) {
+// evidenceOf is the games from the player's side.
+func (x *indexed) evidenceOf(player string, games []int) []Evidence {
+	out := make([]Evidence, len(games))
+	for j, i := range games {
+		out[j] = x.evidence(i, player)
+	}
+	return out
+}
+
+// zScore is (Σ actual − Σ expected) / √Σ expected·(1 − expected) over
+// the player's games, and the variance under the root: a z over games
+// whose results were all but certain says little (the normal
+// approximation needs a variance of a few games' worth), so the tests
+// require MinVariance.
+func (x *indexed) zScore(player string, games []int) (z, variance float64) {
 	var s, e, v float64
-	for _, x := range es {
-		s += x.Actual
-		e += x.Expected
-		v += x.Expected * (1 - x.Expected)
+	for _, i := range games {
+		exp := x.expected(i, player)
+		s += x.games[i].score(player)
+		e += exp
+		v += exp * (1 - exp)
 	}
 	if v == 0 {
 		return 0, 0
@@ -164,15 +197,14 @@ func zScore(es []Evidence) (z, variance float64) {
 // earlyResigned reports whether the game was resigned in the opening.
 func earlyResigned(g *Game, th Thresholds) bool { return g.End == EndResign && g.Moves < th.EarlyMoves }
 
-func opponents(es []Evidence) []string {
-	var out []string
-	for _, e := range es {
-		if !slices.Contains(out, e.Opponent) {
-			out = append(out, e.Opponent)
-		}
+// opponents are the player's opponents in the games, sorted, once each.
+func (x *indexed) opponents(player string, games []int) []string {
+	out := make([]string, 0, len(games))
+	for _, i := range games {
+		out = append(out, x.opponent(i, player))
 	}
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
 }
 
 // farming flags players who beat their captive opponents (who play
@@ -195,53 +227,52 @@ func (x *indexed) farming(th Thresholds) []Flag {
 	}
 	var out []Flag
 	for _, p := range x.players {
-		var captive, fresh, earlyWins, captiveEarly []Evidence
+		var captive, fresh, earlyWins, captiveEarly []int
 		captiveWins := 0
 		// Per opponent: the games, their losses and early resignations
 		// against p.
 		lostTo, earlyTo := map[string]int{}, map[string]int{}
-		against := map[string][]Evidence{}
+		against := map[string][]int{}
 		for _, i := range x.of[p] {
 			g := &x.games[i]
 			_, opp, _ := g.side(p)
-			e := x.evidence(i, p)
 			n := x.pairs[pair(p, opp.Player)]
 			if n >= th.CaptiveMinGames && float64(n) >= th.CaptiveShare*float64(len(x.of[opp.Player])) {
-				captive = append(captive, e)
+				captive = append(captive, i)
 				if g.Winner == p {
 					captiveWins++
 					if earlyResigned(g, th) {
-						captiveEarly = append(captiveEarly, e)
+						captiveEarly = append(captiveEarly, i)
 					}
 				}
 			}
 			if opp.Games < th.NewAccountGames {
-				fresh = append(fresh, e)
+				fresh = append(fresh, i)
 			}
-			against[opp.Player] = append(against[opp.Player], e)
+			against[opp.Player] = append(against[opp.Player], i)
 			if g.Winner == p {
 				lostTo[opp.Player]++
 				if earlyResigned(g, th) {
 					earlyTo[opp.Player]++
-					earlyWins = append(earlyWins, e)
+					earlyWins = append(earlyWins, i)
 				}
 			}
 		}
-		if z, v := zScore(captive); len(captive) >= th.FarmMinGames && v >= th.MinVariance && z >= th.FarmZ {
-			out = append(out, Flag{Kind: Farming, Test: TestCaptiveZ, Player: p, Others: opponents(captive), Statistic: z, Threshold: th.FarmZ,
-				Detail:   fmt.Sprintf("%s scored %.1f of %.1f expected in %d games against opponents who play mostly them: z %.2f ≥ %.2f", p, sum(captive, true), sum(captive, false), len(captive), z, th.FarmZ),
-				Evidence: captive})
+		if z, v := x.zScore(p, captive); len(captive) >= th.FarmMinGames && v >= th.MinVariance && z >= th.FarmZ {
+			out = append(out, Flag{Kind: Farming, Test: TestCaptiveZ, Player: p, Others: x.opponents(p, captive), Statistic: z, Threshold: th.FarmZ,
+				Detail:   fmt.Sprintf("%s scored %.1f of %.1f expected in %d games against opponents who play mostly them: z %.2f ≥ %.2f", p, x.sum(p, captive, true), x.sum(p, captive, false), len(captive), z, th.FarmZ),
+				Evidence: x.evidenceOf(p, captive)})
 		}
-		if z, v := zScore(fresh); len(fresh) >= th.FarmMinGames && v >= th.MinVariance && z >= th.FarmZ {
-			out = append(out, Flag{Kind: Farming, Test: TestNewAccountsZ, Player: p, Others: opponents(fresh), Statistic: z, Threshold: th.FarmZ,
-				Detail:   fmt.Sprintf("%s scored %.1f of %.1f expected in %d games against accounts with fewer than %d rated games: z %.2f ≥ %.2f", p, sum(fresh, true), sum(fresh, false), len(fresh), th.NewAccountGames, z, th.FarmZ),
-				Evidence: fresh})
+		if z, v := x.zScore(p, fresh); len(fresh) >= th.FarmMinGames && v >= th.MinVariance && z >= th.FarmZ {
+			out = append(out, Flag{Kind: Farming, Test: TestNewAccountsZ, Player: p, Others: x.opponents(p, fresh), Statistic: z, Threshold: th.FarmZ,
+				Detail:   fmt.Sprintf("%s scored %.1f of %.1f expected in %d games against accounts with fewer than %d rated games: z %.2f ≥ %.2f", p, x.sum(p, fresh, true), x.sum(p, fresh, false), len(fresh), th.NewAccountGames, z, th.FarmZ),
+				Evidence: x.evidenceOf(p, fresh)})
 		}
 		if pr := binomialTail(len(captiveEarly), captiveWins, th.HonestEarlyRate); len(captiveEarly) >= th.FarmEarlyWins && pr <= th.FarmEarlyP {
-			out = append(out, Flag{Kind: Farming, Test: TestCaptiveEarly, Player: p, Others: opponents(captiveEarly), Statistic: pr, Threshold: th.FarmEarlyP,
+			out = append(out, Flag{Kind: Farming, Test: TestCaptiveEarly, Player: p, Others: x.opponents(p, captiveEarly), Statistic: pr, Threshold: th.FarmEarlyP,
 				Detail: fmt.Sprintf("%d of %s's %d wins against opponents who play mostly them were resigned before move %d: probability %.2g ≤ %.2g if they resign %.0f%% of their losses that early",
 					len(captiveEarly), p, captiveWins, th.EarlyMoves, pr, th.FarmEarlyP, 100*th.HonestEarlyRate),
-				Evidence: captiveEarly})
+				Evidence: x.evidenceOf(p, captiveEarly)})
 		}
 		// Expected early resignations: each opponent's rate in their
 		// other losses, shrunk toward the honest ceiling.
@@ -250,14 +281,14 @@ func (x *indexed) farming(th Thresholds) []Flag {
 		}
 		if len(earlyWins) >= th.FarmEarlyWins {
 			lambda := 0.0
-			for o, n := range lostTo {
-				lambda += rate(o) * float64(n)
+			for _, o := range slices.Sorted(maps.Keys(lostTo)) { // in order: the same sum every run
+				lambda += rate(o) * float64(lostTo[o])
 			}
 			if pr := poissonTail(len(earlyWins), lambda); pr <= th.FarmEarlyP {
-				out = append(out, Flag{Kind: Farming, Test: TestOpponentsEarly, Player: p, Others: opponents(earlyWins), Statistic: pr, Threshold: th.FarmEarlyP,
+				out = append(out, Flag{Kind: Farming, Test: TestOpponentsEarly, Player: p, Others: x.opponents(p, earlyWins), Statistic: pr, Threshold: th.FarmEarlyP,
 					Detail: fmt.Sprintf("%d of %s's wins were resigned before move %d, %.2f expected from their opponents' other losses: probability %.2g ≤ %.2g",
 						len(earlyWins), p, th.EarlyMoves, lambda, pr, th.FarmEarlyP),
-					Evidence: earlyWins})
+					Evidence: x.evidenceOf(p, earlyWins)})
 			}
 		}
 		// The same few accounts: each opponent on their own.
@@ -267,12 +298,12 @@ func (x *indexed) farming(th Thresholds) []Flag {
 				tested++
 			}
 		}
-		for _, o := range opponents(flatten(against)) {
+		for _, o := range slices.Sorted(maps.Keys(against)) {
 			es := against[o]
-			if z, v := zScore(es); len(es) >= th.FarmMinGames && v >= th.MinVariance && z >= th.FarmZ {
+			if z, v := x.zScore(p, es); len(es) >= th.FarmMinGames && v >= th.MinVariance && z >= th.FarmZ {
 				out = append(out, Flag{Kind: Farming, Test: TestPairZ, Player: p, Others: []string{o}, Statistic: z, Threshold: th.FarmZ,
-					Detail:   fmt.Sprintf("%s scored %.1f of %.1f expected in %d games against %s: z %.2f ≥ %.2f", p, sum(es, true), sum(es, false), len(es), o, z, th.FarmZ),
-					Evidence: es})
+					Detail:   fmt.Sprintf("%s scored %.1f of %.1f expected in %d games against %s: z %.2f ≥ %.2f", p, x.sum(p, es, true), x.sum(p, es, false), len(es), o, z, th.FarmZ),
+					Evidence: x.evidenceOf(p, es)})
 			}
 			if earlyTo[o] < th.FarmEarlyWins {
 				continue
@@ -282,26 +313,18 @@ func (x *indexed) farming(th Thresholds) []Flag {
 			// flagged, so they do not count: Tarone's refinement).
 			lambda := rate(o) * float64(lostTo[o])
 			if pr := min(1, poissonTail(earlyTo[o], lambda)*float64(tested)); pr <= th.FarmEarlyP {
-				var ev []Evidence
-				for _, e := range earlyWins {
-					if e.Opponent == o {
-						ev = append(ev, e)
+				var ev []int
+				for _, i := range earlyWins {
+					if x.opponent(i, p) == o {
+						ev = append(ev, i)
 					}
 				}
 				out = append(out, Flag{Kind: Farming, Test: TestPairEarly, Player: p, Others: []string{o}, Statistic: pr, Threshold: th.FarmEarlyP,
 					Detail: fmt.Sprintf("%s resigned %d of %d losses to %s before move %d, %.2f expected from their other losses: probability %.2g (times the %d opponents who lost %d or more games to %s) ≤ %.2g",
 						o, earlyTo[o], lostTo[o], p, th.EarlyMoves, lambda, pr, tested, th.FarmEarlyWins, p, th.FarmEarlyP),
-					Evidence: ev})
+					Evidence: x.evidenceOf(p, ev)})
 			}
 		}
-	}
-	return out
-}
-
-func flatten(m map[string][]Evidence) []Evidence {
-	var out []Evidence
-	for _, es := range m {
-		out = append(out, es...)
 	}
 	return out
 }
@@ -351,14 +374,14 @@ func lgamma(n int) float64 {
 	return v
 }
 
-// sum adds the actual (or the expected) scores.
-func sum(es []Evidence, actual bool) float64 {
+// sum adds the player's actual (or expected) scores in the games.
+func (x *indexed) sum(player string, games []int, actual bool) float64 {
 	s := 0.0
-	for _, e := range es {
+	for _, i := range games {
 		if actual {
-			s += e.Actual
+			s += x.games[i].score(player)
 		} else {
-			s += e.Expected
+			s += x.expected(i, player)
 		}
 	}
 	return s
@@ -371,51 +394,50 @@ func sum(es []Evidence, actual bool) float64 {
 func (x *indexed) sandbagging(th Thresholds) []Flag {
 	var out []Flag
 	for _, p := range x.players {
-		var all, early, window, windowEarly []Evidence
+		var all, early, window, windowEarly []int
 		lost, windowLost := 0, 0
 		for _, i := range x.of[p] {
 			g := &x.games[i]
 			me, _, _ := g.side(p)
-			e := x.evidence(i, p)
-			all = append(all, e)
+			all = append(all, i)
 			if g.Winner != "" && g.Winner != p {
 				lost++
 				if earlyResigned(g, th) {
-					early = append(early, e)
+					early = append(early, i)
 				}
 			}
 			if nearBoundary(me.Score, th.BandMargin) || x.beforeCheck(p, g.Ended, th.BeforeCheck) {
-				window = append(window, e)
+				window = append(window, i)
 				if g.Winner != "" && g.Winner != p {
 					windowLost++
 					if earlyResigned(g, th) {
-						windowEarly = append(windowEarly, e)
+						windowEarly = append(windowEarly, i)
 					}
 				}
 			}
 		}
-		if z, v := zScore(all); len(all) >= th.SandbagMinGames && v >= th.MinVariance && z <= -th.SandbagZ {
+		if z, v := x.zScore(p, all); len(all) >= th.SandbagMinGames && v >= th.MinVariance && z <= -th.SandbagZ {
 			out = append(out, Flag{Kind: Sandbagging, Test: TestLossZ, Player: p, Statistic: z, Threshold: -th.SandbagZ,
-				Detail:   fmt.Sprintf("%s scored %.1f of %.1f expected in %d games: z %.2f ≤ %.2f", p, sum(all, true), sum(all, false), len(all), z, -th.SandbagZ),
-				Evidence: all})
+				Detail:   fmt.Sprintf("%s scored %.1f of %.1f expected in %d games: z %.2f ≤ %.2f", p, x.sum(p, all, true), x.sum(p, all, false), len(all), z, -th.SandbagZ),
+				Evidence: x.evidenceOf(p, all)})
 		}
 		if pr := binomialTail(len(early), lost, th.HonestEarlyRate); len(early) >= th.SandbagEarlyLosses && pr <= th.SandbagEarlyP {
-			out = append(out, Flag{Kind: Sandbagging, Test: TestEarlyLosses, Player: p, Others: opponents(early), Statistic: pr, Threshold: th.SandbagEarlyP,
+			out = append(out, Flag{Kind: Sandbagging, Test: TestEarlyLosses, Player: p, Others: x.opponents(p, early), Statistic: pr, Threshold: th.SandbagEarlyP,
 				Detail: fmt.Sprintf("%s resigned %d of %d losses before move %d: probability %.2g ≤ %.2g for a player who resigns %.0f%% of their losses that early",
 					p, len(early), lost, th.EarlyMoves, pr, th.SandbagEarlyP, 100*th.HonestEarlyRate),
-				Evidence: early})
+				Evidence: x.evidenceOf(p, early)})
 		}
-		if z, v := zScore(window); len(window) >= th.WindowMinGames && v >= th.MinVariance && z <= -th.WindowZ {
+		if z, v := x.zScore(p, window); len(window) >= th.WindowMinGames && v >= th.MinVariance && z <= -th.WindowZ {
 			out = append(out, Flag{Kind: Sandbagging, Test: TestWindowZ, Player: p, Statistic: z, Threshold: -th.WindowZ,
 				Detail: fmt.Sprintf("%s scored %.1f of %.1f expected in %d games played within %d points of the next rank or in the %v before an exam's eligibility check: z %.2f ≤ %.2f",
-					p, sum(window, true), sum(window, false), len(window), th.BandMargin, th.BeforeCheck, z, -th.WindowZ),
-				Evidence: window})
+					p, x.sum(p, window, true), x.sum(p, window, false), len(window), th.BandMargin, th.BeforeCheck, z, -th.WindowZ),
+				Evidence: x.evidenceOf(p, window)})
 		}
 		if pr := binomialTail(len(windowEarly), windowLost, th.HonestEarlyRate); len(windowEarly) >= th.SandbagEarlyLosses && pr <= th.SandbagEarlyP {
 			out = append(out, Flag{Kind: Sandbagging, Test: TestWindowEarly, Player: p, Statistic: pr, Threshold: th.SandbagEarlyP,
 				Detail: fmt.Sprintf("%s resigned %d of %d losses before move %d while within %d points of the next rank or in the %v before an exam's eligibility check: probability %.2g ≤ %.2g for a player who resigns %.0f%% of their losses that early",
 					p, len(windowEarly), windowLost, th.EarlyMoves, th.BandMargin, th.BeforeCheck, pr, th.SandbagEarlyP, 100*th.HonestEarlyRate),
-				Evidence: windowEarly})
+				Evidence: x.evidenceOf(p, windowEarly)})
 		}
 	}
 	return out

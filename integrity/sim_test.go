@@ -355,10 +355,7 @@ func simulate(seed uint64) *world {
 	for range simCollusions {
 		b := w.add(&simPlayer{kind: colluder, strength: w.strength(), ordinary: true})
 		p := w.add(&simPlayer{kind: colluder, strength: b.strength + 200*w.rng.Float64(), ordinary: true})
-		c := collusion{beneficiary: b, partner: p}
-		for _, k := range w.rng.Perm(len(sessions))[:2+w.rng.IntN(3)] {
-			c.sessions = append(c.sessions, k)
-		}
+		c := collusion{beneficiary: b, partner: p, sessions: w.rng.Perm(len(sessions))[:2+w.rng.IntN(3)]}
 		collusions = append(collusions, c)
 	}
 
