@@ -274,9 +274,9 @@ func (s *Service) run(ctx context.Context, op Operation, depth int) (Operation, 
 	return op, nil
 }
 
-// write appends each step's ledger entry and commits its state: entry
-// before state for each player; on a BatchStore both entries, then both
-// states, together.
+// write appends each step's ledger entries (a placement's after its
+// game's) and commits its state: entries before state for each player;
+// on a BatchStore all entries, then both states, together.
 func (s *Service) write(ctx context.Context, steps []Step) error {
 	if bs, ok := s.store.(BatchStore); ok && len(steps) > 1 {
 		entries := make([]LedgerEntry, 0, len(steps)+1)
