@@ -15,7 +15,7 @@ import (
 const module = "github.com/weiqi-platform/rank"
 
 // domains are the packages at the centre; their subpackages are adapters.
-var domains = []string{"games", "ranks", "rating", "matchmaking", "players"}
+var domains = []string{"games", "ranks", "rating", "matchmaking", "players", "reviews"}
 
 // drivers maps an import prefix to the only places allowed to import it.
 var drivers = map[string][]string{
