@@ -256,9 +256,24 @@ func crashAtEveryStep(t *testing.T, placement bool, prelude []rating.GameInput) 
 			t.Fatalf("the placement game wrote no entry of bob's: %v", steps)
 		}
 
-		for k := range steps {
+		from := 0
+		if placement {
+			// Before its plan is stored a placement game writes what any
+			// game writes (the operation, the holds): the game scenario
+			// crashes there; this one from the plan on, where the
+			// placement is.
+			from = slices.Index(steps, "set plan")
+		}
+		for k := from; k < len(steps); k++ {
 			for _, before := range []bool{true, false} {
-				for _, repair := range []string{"recover", "next game"} {
+				repairs := []string{"recover", "next game"}
+				if placement {
+					// The placement is in g1's own plan: how the crash is
+					// repaired is the game scenario's subject; one way
+					// keeps this one affordable.
+					repairs = repairs[:1]
+				}
+				for _, repair := range repairs {
 					name := fmt.Sprintf("batch=%v/die %s %s/%s", batch, map[bool]string{true: "before", false: "after"}[before], steps[k], repair)
 					t.Run(name, func(t *testing.T) {
 						store := newStore(t)
