@@ -46,15 +46,17 @@ const (
 )
 
 // PlacementRule is the placement's two numbers. The platform's rule is
-// Placement (the constants above); another one exists only for
+// DefaultPlacement (the constants above); another one exists only for
 // ladder-sim to compare against.
 type PlacementRule struct {
 	Games   int `json:"games"`
 	Ceiling int `json:"ceiling"`
 }
 
-// Placement is the platform's placement rule.
-var Placement = PlacementRule{Games: PlacementGames, Ceiling: PlacementCeiling}
+// DefaultPlacement is the platform's placement rule.
+func DefaultPlacement() PlacementRule {
+	return PlacementRule{Games: PlacementGames, Ceiling: PlacementCeiling}
+}
 
 // Score is the score the rule gives a player whose Glicko-2 rating after
 // the last placement game is g: the suggested score, at most the ceiling.
@@ -87,17 +89,17 @@ func (r PlacementRule) Step(after PlayerState) (next PlayerState, placed bool, e
 	return after, true, nil
 }
 
-// PlacedScore is Placement.Score: the one place the platform's placement
-// is computed; the service and verification both call it.
-func PlacedScore(g Glicko) (int, error) { return Placement.Score(g) }
+// PlacedScore is DefaultPlacement().Score: the one place the platform's
+// placement is computed; the service and verification both call it.
+func PlacedScore(g Glicko) (int, error) { return DefaultPlacement().Score(g) }
 
 // PlacementDue reports whether a player placing who has now played games
 // placement games is to be placed.
-func PlacementDue(games int) bool { return games >= Placement.Games }
+func PlacementDue(games int) bool { return games >= PlacementGames }
 
-// PlacementStep is Placement.Step; the service's plan and ladder-sim
-// both apply the rule through it.
-func PlacementStep(after PlayerState) (PlayerState, bool, error) { return Placement.Step(after) }
+// PlacementStep is DefaultPlacement().Step; the service's plan applies
+// the rule through it, ladder-sim through the rule's Step.
+func PlacementStep(after PlayerState) (PlayerState, bool, error) { return DefaultPlacement().Step(after) }
 
 // PlacementProgress is a player's placement as the profile shows it:
 // Played of Of placement games, and whether the placement is over (or
