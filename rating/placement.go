@@ -99,7 +99,9 @@ func PlacementDue(games int) bool { return games >= PlacementGames }
 
 // PlacementStep is DefaultPlacement().Step; the service's plan applies
 // the rule through it, ladder-sim through the rule's Step.
-func PlacementStep(after PlayerState) (PlayerState, bool, error) { return DefaultPlacement().Step(after) }
+func PlacementStep(after PlayerState) (PlayerState, bool, error) {
+	return DefaultPlacement().Step(after)
+}
 
 // PlacementProgress is a player's placement as the profile shows it:
 // Played of Of placement games, and whether the placement is over (or
