@@ -18,11 +18,11 @@ const module = "github.com/weiqi-platform/rank"
 
 // domains are the packages at the centre; their subpackages are adapters
 // (…db, …redis, …queue) and contract suites (…test).
-var domains = []string{"games", "ranks", "rating", "players", "intake", "exams", "matchmaking"}
+var domains = []string{"games", "ranks", "rating", "integrity", "players", "intake", "exams", "matchmaking", "reviews"}
 
-// pure are the cores that import nothing of this module (rating may
-// import ranks).
-var pure = map[string][]string{"games": nil, "ranks": nil, "rating": {"ranks"}}
+// pure are the cores that import nothing of this module but the cores
+// listed (rating may import ranks; integrity ranks and rating).
+var pure = map[string][]string{"games": nil, "ranks": nil, "rating": {"ranks"}, "integrity": {"ranks", "rating"}}
 
 // drivers maps an import prefix to the only places allowed to import it
 // (in product code and in tests alike).

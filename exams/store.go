@@ -111,7 +111,7 @@ var (
 )
 
 // Store keeps schedules, registrations, sessions and results (adapter
-// ranks/examdb). Every write is one document, conditional where it moves
+// exams/examdb). Every write is one document, conditional where it moves
 // state, so a step repeated after a crash or by another replica finds its
 // work done instead of doing it twice.
 type Store interface {

@@ -222,6 +222,11 @@ func planChange(op Operation, before PlayerState) (Plan, error) {
 	if a.Score < -ScoreLimit || a.Score > ScoreLimit {
 		return Plan{}, &InputError{"score", fmt.Sprintf("%d%+d is beyond ±%d", before.Score, delta, ScoreLimit)}
 	}
+	if ch.Delta != nil || ch.Score != nil {
+		// Decided: a person (or an exam) who sets the ladder score ends
+		// the newcomer's placement; the score is theirs, not the rule's.
+		a.Placing = false
+	}
 	switch {
 	case ch.Certify != "":
 		r, err := ranks.Parse(ch.Certify)

@@ -32,8 +32,24 @@
 // the ledger is the audit trail (Audit pages it across players). The
 // certified rank lives in PlayerState and moves only by such entries.
 // VerifyAll checks the whole store (chains, scores against placement plus
-// ledger, certified ranks, each game's deltas against the formula, each
-// annulment against its game) and lists every Mismatch in a Report.
+// ledger, certified ranks, each game's deltas against the formula and
+// its Glicko-2 after-states against the algorithm, the rule's
+// placements, each annulment against its game) and lists every Mismatch
+// in a Report.
+//
+// # Placement of newcomers
+//
+// With ServiceConfig.Placement, a new player's first PlacementGames rated
+// games are placement games (placement.go): PlayerState.Placing and
+// PlacingGames show the progress (Progress, and ShownRank's "?"). Each is
+// rated by the formula as always, the newcomer's own score too; the plan
+// of the last one also places them once: a second ledger entry in their
+// step (Step.Then, cause CausePlacement, actor PlacementActor, evidence
+// the placement games) sets the score to PlacedScore of their Glicko-2
+// rating, at most PlacementCeiling, in the same idempotent operation as
+// the game. A change of the ladder score by a person or an exam ends the
+// placement. PlacementRule.Step is the rule as a pure function, which
+// rankctl ladder-sim plays.
 //
 // # The ladder
 //

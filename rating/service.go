@@ -32,6 +32,12 @@ type ServiceConfig struct {
 	Now    func() time.Time // the clock; time.Now when nil
 	// Recorder counts applied updates; nil records nothing.
 	Recorder Recorder
+	// Placement makes new players' first PlacementGames rated games
+	// placement games (placement.go). rankd sets it; without it a new
+	// player starts at StartScore and only the formula moves them, as
+	// before issue 16. Players who had a state before it was set stay
+	// as they are.
+	Placement bool
 }
 
 // Service applies finished games to both players' ratings exactly once
@@ -43,6 +49,7 @@ type Service struct {
 	sys   System
 	now   func() time.Time
 	rec   Recorder
+	place bool
 	// local serializes, within this process, games that share a player,
 	// so that its goroutines queue instead of colliding on holds and
 	// helping each other (correct, but costly in store writes). Across
@@ -115,7 +122,15 @@ func NewService(store Store, cfg ServiceConfig) *Service {
 	if cfg.Recorder == nil {
 		cfg.Recorder = noRecorder{}
 	}
-	return &Service{store: store, sys: cfg.System, now: cfg.Now, rec: cfg.Recorder, hints: map[string]PlayerState{}}
+	return &Service{store: store, sys: cfg.System, now: cfg.Now, rec: cfg.Recorder, place: cfg.Placement, hints: map[string]PlayerState{}}
+}
+
+// newPlayer is the state a player starts with: NewPlayer, placing when
+// the service places newcomers.
+func (s *Service) newPlayer(username string) PlayerState {
+	st := NewPlayer(username)
+	st.Placing = s.place
+	return st
 }
 
 type noRecorder struct{}
@@ -259,15 +274,15 @@ func (s *Service) run(ctx context.Context, op Operation, depth int) (Operation, 
 	return op, nil
 }
 
-// write appends each step's ledger entry and commits its state: entry
-// before state for each player; on a BatchStore both entries, then both
-// states, together.
+// write appends each step's ledger entries (a placement's after its
+// game's) and commits its state: entries before state for each player;
+// on a BatchStore all entries, then both states, together.
 func (s *Service) write(ctx context.Context, steps []Step) error {
 	if bs, ok := s.store.(BatchStore); ok && len(steps) > 1 {
-		entries := make([]LedgerEntry, len(steps))
+		entries := make([]LedgerEntry, 0, len(steps)+1)
 		states := make([]PlayerState, len(steps))
 		for i, st := range steps {
-			entries[i], states[i] = st.Entry, st.After
+			entries, states[i] = append(entries, st.entries()...), st.After
 		}
 		if err := bs.AppendEntries(ctx, entries); err != nil {
 			return err
@@ -281,8 +296,10 @@ func (s *Service) write(ctx context.Context, steps []Step) error {
 		return nil
 	}
 	for _, st := range steps {
-		if err := s.store.AppendEntry(ctx, st.Entry); err != nil {
-			return err
+		for _, e := range st.entries() {
+			if err := s.store.AppendEntry(ctx, e); err != nil {
+				return err
+			}
 		}
 		if err := s.store.Commit(ctx, st.After); err != nil {
 			return err
@@ -305,7 +322,11 @@ func (s *Service) hold(ctx context.Context, op Operation, depth int) (Operation,
 		}
 		states[n] = st
 	}
-	plan, err := s.plan(op, names, states)
+	evidence, err := s.placementEvidence(ctx, op, states)
+	if err != nil {
+		return op, err
+	}
+	plan, err := s.plan(op, names, states, evidence)
 	if err != nil {
 		// Corrupt data (a score beyond ScoreLimit): give the game up,
 		// pass both players on unchanged, and say so.
@@ -370,7 +391,7 @@ func (s *Service) holdOne(ctx context.Context, name, opID string, depth int) (Pl
 		if errors.Is(err, ErrNotFound) {
 			// A new player: version 0 is the start (idempotent: every
 			// writer writes the same).
-			st = NewPlayer(name)
+			st = s.newPlayer(name)
 			err = s.store.Commit(ctx, st)
 		}
 		if err != nil {
@@ -428,20 +449,59 @@ func (op Operation) players() []string {
 	return names
 }
 
-// plan computes what the operation does to its held players.
-func (s *Service) plan(op Operation, names []string, states map[string]PlayerState) (Plan, error) {
+// plan computes what the operation does to its held players; evidence
+// is, for a player whose last placement game this is, their placement
+// games (placementEvidence).
+func (s *Service) plan(op Operation, names []string, states map[string]PlayerState, evidence map[string][]string) (Plan, error) {
 	switch op.Kind {
 	case OpChange:
 		return planChange(op, states[op.Player])
 	case OpAnnul:
 		return planAnnul(op, names, states)
 	}
-	return s.planGame(op, names, states)
+	return s.planGame(op, names, states, evidence)
+}
+
+// placementEvidence lists, for each held player of a game for whom it is
+// the last placement game, their placement games: every game in their
+// ledger up to the held version (a player placing has been placing since
+// their first state, so all their games are placement games, annulled
+// ones too, since Glicko-2 keeps them), then this one. The entries up to
+// the held version never change, so every runner reads the same.
+func (s *Service) placementEvidence(ctx context.Context, op Operation, states map[string]PlayerState) (map[string][]string, error) {
+	if op.Kind != "" && op.Kind != OpGame {
+		return nil, nil
+	}
+	var out map[string][]string
+	for n, st := range states {
+		if !st.Placing || !PlacementDue(st.PlacingGames+1) {
+			continue
+		}
+		var ids []string
+		if st.Seq > 0 {
+			es, err := s.store.Ledger(ctx, n, st.Seq+1, int(min(st.Seq, maxPlacementLedger)))
+			if err != nil {
+				return nil, fmt.Errorf("placement evidence of %s: %w", n, err)
+			}
+			for i := len(es) - 1; i >= 0; i-- {
+				if es[i].Cause == CauseGame {
+					ids = append(ids, es[i].CauseID)
+				}
+			}
+		}
+		if out == nil {
+			out = map[string][]string{}
+		}
+		out[n] = append(ids, op.ID)
+	}
+	return out, nil
 }
 
 // planGame computes what the game does to both held players, with the
-// pure formula, and the ledger entries that record it.
-func (s *Service) planGame(op Operation, names []string, states map[string]PlayerState) (Plan, error) {
+// pure formula, and the ledger entries that record it; for a player
+// whose last placement game it is, also the placement (a second entry in
+// their step, with evidence[player]).
+func (s *Service) planGame(op Operation, names []string, states map[string]PlayerState, evidence map[string][]string) (Plan, error) {
 	black, white := states[op.Black], states[op.White]
 	winner, loser := black, white
 	if op.Winner == SideWhite {
@@ -480,7 +540,18 @@ func (s *Service) planGame(op Operation, names []string, states map[string]Playe
 		}
 		e.Hash = e.ComputeHash()
 		a.Seq, a.Head, a.Version, a.Op, a.UpdatedAt = e.Seq, e.Hash, before.Version+1, op.ID, at
-		p.Steps = append(p.Steps, Step{Before: before, After: a, Entry: e})
+		step := Step{Before: before, After: a, Entry: e}
+		next, placed, err := PlacementStep(a)
+		if err != nil {
+			return Plan{}, err
+		}
+		if placed {
+			pe := placementEntry(e, next.Score, evidence[n])
+			step.Then = &pe
+			next.Seq, next.Head = pe.Seq, pe.Hash
+		}
+		step.After = next
+		p.Steps = append(p.Steps, step)
 	}
 	return p, nil
 }
@@ -519,7 +590,7 @@ func (s *Service) Player(ctx context.Context, username string) (PlayerState, err
 func (s *Service) PlayerOrNew(ctx context.Context, username string) (PlayerState, error) {
 	st, err := s.store.Player(ctx, username)
 	if errors.Is(err, ErrNotFound) {
-		return NewPlayer(username), nil
+		return s.newPlayer(username), nil
 	}
 	return st, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -157,20 +158,55 @@ func (c *crashStore) Commit(ctx context.Context, st rating.PlayerState) error {
 	return c.step(fmt.Sprintf("commit %s v%d", st.Username, st.Version), func() error { return c.Store.Commit(ctx, st) })
 }
 func (c *crashStore) AppendEntry(ctx context.Context, e rating.LedgerEntry) error {
-	return c.step("append "+e.Username, func() error { return c.Store.AppendEntry(ctx, e) })
+	return c.step(fmt.Sprintf("append %s#%d", e.Username, e.Seq), func() error { return c.Store.AppendEntry(ctx, e) })
 }
 
 // TestCrashAtEveryStep: the process dies before or after each write of
 // applying a game (alice's second game, so her ledger has a head); then
 // either the restart recovery or the next game of one of the players
 // completes it. Either way every player ends exactly where a run without
-// a crash ends, with one ledger entry per game and an intact chain.
+// a crash ends, with one ledger entry per game and an intact chain. In
+// the placement scenario the game is bob's last placement game, so its
+// plan also places bob (a second ledger entry in his step): that too is
+// written once whatever the crash.
 func TestCrashAtEveryStep(t *testing.T) {
+	for _, sc := range []struct {
+		name      string
+		placement bool
+		prelude   []rating.GameInput // before g0
+	}{
+		{name: "game"},
+		{name: "placement", placement: true, prelude: placementPrelude("bob", rating.PlacementGames-1)},
+	} {
+		t.Run(sc.name, func(t *testing.T) { crashAtEveryStep(t, sc.placement, sc.prelude) })
+	}
+}
+
+// placementPrelude is n games that player wins, each against a new
+// opponent (who stays placing).
+func placementPrelude(player string, n int) []rating.GameInput {
+	var out []rating.GameInput
+	for i := range n {
+		out = append(out, game(fmt.Sprintf("p%d", i), player, fmt.Sprintf("opp%d", i), rating.SideBlack))
+	}
+	return out
+}
+
+func crashAtEveryStep(t *testing.T, placement bool, prelude []rating.GameInput) {
+	cfg := rating.ServiceConfig{Now: fixedClock, Placement: placement}
+	start := func(t *testing.T, store rating.Store) *rating.Service {
+		svc := rating.NewService(store, cfg)
+		for _, g := range append(prelude, game("g0", "alice", "carol", rating.SideBlack)) {
+			if _, err := svc.Apply(bg, g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return svc
+	}
 	// The reference: no crash, in the order the ledger says the games were
 	// applied. A g1 whose operation holds no player yet when g2 comes is
 	// applied after g2: the order is that in which the holds were taken.
 	games := map[string]rating.GameInput{
-		"g0": game("g0", "alice", "carol", rating.SideBlack),
 		"g1": game("g1", "bob", "alice", rating.SideWhite),
 		"g2": game("g2", "alice", "carol", rating.SideWhite),
 	}
@@ -180,8 +216,8 @@ func TestCrashAtEveryStep(t *testing.T) {
 		if want, ok := refs[key]; ok {
 			return want
 		}
-		ref := rating.NewService(newStore(t), rating.ServiceConfig{Now: fixedClock})
-		for _, id := range order {
+		ref := start(t, newStore(t))
+		for _, id := range order[1:] { // order[0] is g0
 			if _, err := ref.Apply(bg, games[id]); err != nil {
 				t.Fatal(err)
 			}
@@ -208,29 +244,42 @@ func TestCrashAtEveryStep(t *testing.T) {
 		}
 		// One clean run counts the writes of g1 (after g0, as below).
 		probe := &crashStore{Store: newStore(t), after: 1 << 30}
-		if _, err := rating.NewService(probe.Store, rating.ServiceConfig{Now: fixedClock}).Apply(bg, games["g0"]); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := rating.NewService(wrap(probe), rating.ServiceConfig{Now: fixedClock}).Apply(bg, game("g1", "bob", "alice", rating.SideWhite)); err != nil {
+		start(t, probe.Store)
+		if _, err := rating.NewService(wrap(probe), cfg).Apply(bg, games["g1"]); err != nil {
 			t.Fatal(err)
 		}
 		steps := probe.log
 		if len(steps) < 7 {
 			t.Fatalf("applying a game took only %d writes: %v", len(steps), steps)
 		}
+		if placement && !batch && !slices.Contains(steps, fmt.Sprintf("append bob#%d", rating.PlacementGames+1)) {
+			t.Fatalf("the placement game wrote no entry of bob's: %v", steps)
+		}
 
-		for k := range steps {
+		from := 0
+		if placement {
+			// Before its plan is stored a placement game writes what any
+			// game writes (the operation, the holds): the game scenario
+			// crashes there; this one from the plan on, where the
+			// placement is.
+			from = slices.Index(steps, "set plan")
+		}
+		for k := from; k < len(steps); k++ {
 			for _, before := range []bool{true, false} {
-				for _, repair := range []string{"recover", "next game"} {
+				repairs := []string{"recover", "next game"}
+				if placement {
+					// The placement is in g1's own plan: how the crash is
+					// repaired is the game scenario's subject; one way
+					// keeps this one affordable.
+					repairs = repairs[:1]
+				}
+				for _, repair := range repairs {
 					name := fmt.Sprintf("batch=%v/die %s %s/%s", batch, map[bool]string{true: "before", false: "after"}[before], steps[k], repair)
 					t.Run(name, func(t *testing.T) {
 						store := newStore(t)
-						svc := rating.NewService(store, rating.ServiceConfig{Now: fixedClock})
-						if _, err := svc.Apply(bg, game("g0", "alice", "carol", rating.SideBlack)); err != nil {
-							t.Fatal(err)
-						}
+						svc := start(t, store)
 						crashing := &crashStore{Store: store, after: k, beforeWrite: before}
-						_, err := rating.NewService(wrap(crashing), rating.ServiceConfig{Now: fixedClock}).Apply(bg, game("g1", "bob", "alice", rating.SideWhite))
+						_, err := rating.NewService(wrap(crashing), cfg).Apply(bg, games["g1"])
 						if !errors.Is(err, errCrash) {
 							t.Fatalf("the crash was not injected: %v", err)
 						}
@@ -240,14 +289,14 @@ func TestCrashAtEveryStep(t *testing.T) {
 							if _, err := svc.Recover(bg); err != nil {
 								t.Fatal(err)
 							}
-							if _, err := svc.Apply(bg, game("g2", "alice", "carol", rating.SideWhite)); err != nil {
+							if _, err := svc.Apply(bg, games["g2"]); err != nil {
 								t.Fatal(err)
 							}
 						case "next game":
 							// alice's next game helps a g1 that holds a player to
 							// completion first; a g1 that holds none yet comes
 							// after g2, by the restart recovery or the retry.
-							if _, err := svc.Apply(bg, game("g2", "alice", "carol", rating.SideWhite)); err != nil {
+							if _, err := svc.Apply(bg, games["g2"]); err != nil {
 								t.Fatal(err)
 							}
 							if _, err := svc.Recover(bg); err != nil {
@@ -255,7 +304,7 @@ func TestCrashAtEveryStep(t *testing.T) {
 							}
 						}
 						// The submitter's retry changes nothing more.
-						if _, err := svc.Apply(bg, game("g1", "bob", "alice", rating.SideWhite)); err != nil {
+						if _, err := svc.Apply(bg, games["g1"]); err != nil {
 							t.Fatal(err)
 						}
 						ledger, err := store.Ledger(bg, "alice", 0, 10)
@@ -274,15 +323,28 @@ func TestCrashAtEveryStep(t *testing.T) {
 							if err != nil {
 								t.Fatal(err)
 							}
-							if got.Score != w.Score || got.Glicko != w.Glicko || got.Games != w.Games || got.Wins != w.Wins {
+							if got.Score != w.Score || got.Glicko != w.Glicko || got.Games != w.Games || got.Wins != w.Wins ||
+								got.Seq != w.Seq || got.Placing != w.Placing || got.PlacingGames != w.PlacingGames {
 								t.Errorf("%s ends at %+v, want %+v", n, got, w)
 							}
 							if err := svc.Verify(bg, n); err != nil {
 								t.Error(err)
 							}
 						}
+						if placement {
+							bob, err := store.Ledger(bg, "bob", 0, 20)
+							if err != nil {
+								t.Fatal(err)
+							}
+							if len(bob) != rating.PlacementGames+1 || bob[0].Cause != rating.CausePlacement || bob[0].CauseID != "g1" || bob[1].CauseID != "g1" {
+								t.Fatalf("bob's ledger ends %+v, want g1 then its placement, once", bob[:min(2, len(bob))])
+							}
+						}
 						if ops, err := store.Unfinished(bg, 10); err != nil || len(ops) != 0 {
 							t.Errorf("unfinished operations left: %v, %v", ops, err)
+						}
+						if rep, err := svc.VerifyAll(bg, "t"); err != nil || !rep.OK() {
+							t.Errorf("verify: %+v, %v", rep, err)
 						}
 					})
 				}

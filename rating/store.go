@@ -26,11 +26,18 @@ type PlayerState struct {
 	// Certified is the certified rank, set only by a passed exam or an
 	// audited placement (the zero Rank: none). It never moves by itself.
 	Certified ranks.Rank `json:"certified_rank,omitzero"`
-	Version   int64      `json:"version"`
-	Op        string     `json:"op,omitempty"`   // the operation that wrote this version; "" for the first
-	Seq       int64      `json:"seq"`            // the last ledger entry's sequence number
-	Head      string     `json:"head,omitempty"` // the last ledger entry's hash
-	UpdatedAt time.Time  `json:"updated_at,omitzero"`
+	// Placing is true while a new player plays their placement games
+	// (placement.go; only when the service places newcomers), and
+	// PlacingGames counts the placement games played. Both are absent
+	// from states written before placement existed: those players are
+	// placed.
+	Placing      bool      `json:"placing,omitempty"`
+	PlacingGames int       `json:"placing_games,omitempty"`
+	Version      int64     `json:"version"`
+	Op           string    `json:"op,omitempty"`   // the operation that wrote this version; "" for the first
+	Seq          int64     `json:"seq"`            // the last ledger entry's sequence number
+	Head         string    `json:"head,omitempty"` // the last ledger entry's hash
+	UpdatedAt    time.Time `json:"updated_at,omitzero"`
 }
 
 // NewPlayer is a player's state before their first rated game: StartScore
@@ -81,11 +88,22 @@ type Plan struct {
 
 // Step is one player's part of a plan: the state the plan was computed
 // from (its Version guards the write), the state after, and the ledger
-// entry.
+// entry. Then is a second entry after Entry, in the same step: the
+// placement that follows a newcomer's last placement game (so the game
+// and the placement are applied together, once).
 type Step struct {
-	Before PlayerState `json:"before"`
-	After  PlayerState `json:"after"`
-	Entry  LedgerEntry `json:"entry"`
+	Before PlayerState  `json:"before"`
+	After  PlayerState  `json:"after"`
+	Entry  LedgerEntry  `json:"entry"`
+	Then   *LedgerEntry `json:"then,omitempty"`
+}
+
+// entries are the step's ledger entries in sequence order.
+func (st Step) entries() []LedgerEntry {
+	if st.Then == nil {
+		return []LedgerEntry{st.Entry}
+	}
+	return []LedgerEntry{st.Entry, *st.Then}
 }
 
 // LeaderQuery selects a page of the leaderboard: players by score, highest

@@ -16,6 +16,8 @@ const (
 	CheckCertified = "certified" // certified rank = the ledger's last
 	CheckFormula   = "formula"   // a game's deltas are the formula's for the scores before it
 	CheckState     = "state"     // the latest-state record agrees with the stored version
+	CheckGlicko    = "glicko"    // a game's Glicko-2 after-states are the algorithm's for the states before it
+	CheckPlacement = "placement" // a placement by the rule is PlacedScore of the last placement game (PlacementFaults)
 )
 
 // Mismatch is one fault a verification found.
@@ -42,12 +44,15 @@ func (r Report) OK() bool { return len(r.Mismatches) == 0 }
 // VerifyAll checks the whole store and reports every mismatch: for each
 // player, that the ledger chain is intact (ChainFaults: sequence, hashes,
 // links, head), that the score is the placement plus the ledger and the
-// certified rank the ledger's last, and that the latest-state record
-// agrees with the latest stored version; for each rated game, that both
-// deltas are what the formula gives for the two scores before it
-// (Glicko-2 is not recomputed: its state before is not in the ledger);
-// for each annulment, that it reverses exactly the game's delta. id names
-// the report (the job's firing, or a request).
+// certified rank the ledger's last, that the latest-state record
+// agrees with the latest stored version, that the rule's placements are
+// right (PlacementFaults) and that only games move Glicko-2; for each
+// rated game, that both deltas are what the formula gives for the two
+// scores before it and both Glicko-2 after-states what the algorithm
+// gives for the two before it (each player's entry before the game, or
+// their first state, holds it); for each annulment, that it reverses
+// exactly the game's delta. id names the report (the job's firing, or a
+// request).
 //
 // It streams the states, the ledger and the operations once each, in
 // order (a scan of each: it is a nightly job, not a request path), and
@@ -59,9 +64,13 @@ func (s *Service) VerifyAll(ctx context.Context, id string) (Report, error) {
 		r.Mismatches = append(r.Mismatches, Mismatch{Player: player, Seq: seq, Check: check, Detail: fmt.Sprintf(format, args...)})
 	}
 	latest := map[string]PlayerState{}
+	first := map[string]PlayerState{} // each player's first version: the Glicko-2 before their first entry
 	err := s.store.EachState(ctx, func(st PlayerState) error {
 		if old, ok := latest[st.Username]; !ok || st.Version > old.Version {
 			latest[st.Username] = st
+		}
+		if old, ok := first[st.Username]; !ok || st.Version < old.Version {
+			first[st.Username] = st
 		}
 		return nil
 	})
@@ -88,7 +97,7 @@ func (s *Service) VerifyAll(ctx context.Context, id string) (Report, error) {
 		return Report{}, fmt.Errorf("read the players: %w", err)
 	}
 
-	f := newFormulaCheck()
+	f := newFormulaCheck(s.sys)
 	var player string
 	var entries []LedgerEntry
 	checked := map[string]bool{}
@@ -105,15 +114,44 @@ func (s *Service) VerifyAll(ctx context.Context, id string) (Report, error) {
 		for _, c := range ChainFaults(st, entries) {
 			bad(c.Username, c.Seq, c.Check, "%s", c.Reason)
 		}
+		placements := PlacementFaults(entries)
+		for _, c := range placements {
+			bad(c.Username, c.Seq, c.Check, "%s", c.Reason)
+		}
+		if last := entries[len(entries)-1]; st.Glicko != last.Glicko {
+			bad(player, 0, CheckGlicko, "Glicko-2 %+v is not the last entry's %+v", st.Glicko, last.Glicko)
+		}
+		if st.Placing {
+			if PlacementDue(st.PlacingGames) {
+				bad(player, 0, CheckPlacement, "still placing after %d placement games", st.PlacingGames)
+			}
+			if placedByRule(entries) {
+				bad(player, 0, CheckPlacement, "placing again after the rule placed them")
+			}
+		}
 	}
+	// before is the Glicko-2 state before the entry: the entry before it,
+	// or the first state for entry 1; trusted is false after a gap (a
+	// chain fault already reported), so the games around it are not
+	// blamed on the other player.
+	var before Glicko
+	var prevSeq int64
+	trusted := false
 	err = s.store.EachEntry(ctx, func(e LedgerEntry) error {
 		r.Entries++
 		if e.Username != player {
 			flush()
 			player, entries = e.Username, entries[:0]
+			st, ok := first[e.Username]
+			before, prevSeq, trusted = st.Glicko, 0, ok
 		}
+		trusted = trusted && e.Seq == prevSeq+1
 		entries = append(entries, e)
-		f.add(e)
+		f.add(e, before, trusted)
+		if e.Cause != CauseGame && trusted && e.Glicko != before {
+			bad(e.Username, e.Seq, CheckGlicko, "a %s entry moved Glicko-2 from %+v to %+v; only games move it", e.Cause, before, e.Glicko)
+		}
+		before, prevSeq, trusted = e.Glicko, e.Seq, true
 		return nil
 	})
 	if err != nil {
@@ -154,32 +192,50 @@ func stateDiff(a, b PlayerState) string {
 	return ""
 }
 
-// gameSide is what the formula check keeps of one game entry.
+// placedByRule reports whether the ledger holds a placement by the rule.
+func placedByRule(entries []LedgerEntry) bool {
+	for _, e := range entries {
+		if e.Cause == CausePlacement && e.Actor == PlacementActor {
+			return true
+		}
+	}
+	return false
+}
+
+// gameSide is what the formula check keeps of one game entry: the score
+// and delta, and the Glicko-2 state before (trusted: read from the entry
+// just before it) and after.
 type gameSide struct {
-	seq         int64
-	scoreBefore int
-	delta       int
+	seq          int64
+	scoreBefore  int
+	delta        int
+	glickoBefore Glicko
+	glickoAfter  Glicko
+	trusted      bool
 }
 
 // formulaCheck holds, per rated game, each player's entry, and the
 // annulments, until the operations are read.
 type formulaCheck struct {
+	sys        System
 	games      map[string]map[string]gameSide // game id → player → entry
 	annulments []LedgerEntry
 	seen       map[string]bool
 }
 
-func newFormulaCheck() *formulaCheck {
-	return &formulaCheck{games: map[string]map[string]gameSide{}, seen: map[string]bool{}}
+func newFormulaCheck(sys System) *formulaCheck {
+	return &formulaCheck{sys: sys, games: map[string]map[string]gameSide{}, seen: map[string]bool{}}
 }
 
-func (f *formulaCheck) add(e LedgerEntry) {
+// add keeps what the checks need of e; before is the Glicko-2 state
+// before it (trusted when read from the entry just before it).
+func (f *formulaCheck) add(e LedgerEntry, before Glicko, trusted bool) {
 	switch e.Cause {
 	case CauseGame:
 		if f.games[e.CauseID] == nil {
 			f.games[e.CauseID] = make(map[string]gameSide, 2)
 		}
-		f.games[e.CauseID][e.Username] = gameSide{e.Seq, e.ScoreBefore, e.Delta}
+		f.games[e.CauseID][e.Username] = gameSide{e.Seq, e.ScoreBefore, e.Delta, before, e.Glicko, trusted}
 	case CauseAnnulment:
 		f.annulments = append(f.annulments, e)
 	}
@@ -230,6 +286,37 @@ func (f *formulaCheck) game(op Operation, r *Report) {
 			formulaFault(r, c.name, c.e.seq, "game %s: delta %+d, the formula gives %+d for scores %d and %d", op.ID, c.e.delta, c.want, winner.scoreBefore, loser.scoreBefore)
 		}
 	}
+	f.glicko(op, r, wn, ln, winner, loser)
+}
+
+// glicko recomputes a game's two Glicko-2 after-states from the two
+// before it, as System.Apply does, and reports each side that differs.
+// Exact equality: the algorithm is deterministic and the stores keep
+// float64 exactly. A side whose state before is not trusted (a gap in
+// the ledger, reported as a chain fault) skips the game.
+func (f *formulaCheck) glicko(op Operation, r *Report, wn, ln string, winner, loser gameSide) {
+	if !winner.trusted || !loser.trusted {
+		return
+	}
+	a, err := f.sys.Apply(State{Score: winner.scoreBefore, Glicko: winner.glickoBefore}, State{Score: loser.scoreBefore, Glicko: loser.glickoBefore}, op.Game)
+	if err != nil {
+		glickoFault(r, wn, winner.seq, "game %s: the algorithm refuses the states before it: %v", op.ID, err)
+		return
+	}
+	for _, c := range []struct {
+		name string
+		e    gameSide
+		want Glicko
+	}{{wn, winner, a.Winner.Glicko}, {ln, loser, a.Loser.Glicko}} {
+		if c.e.glickoAfter != c.want {
+			glickoFault(r, c.name, c.e.seq, "game %s: Glicko-2 after %+v, the algorithm gives %+v from %+v against %+v",
+				op.ID, c.e.glickoAfter, c.want, c.e.glickoBefore, map[string]Glicko{wn: loser.glickoBefore, ln: winner.glickoBefore}[c.name])
+		}
+	}
+}
+
+func glickoFault(r *Report, player string, seq int64, format string, args ...any) {
+	r.Mismatches = append(r.Mismatches, Mismatch{Player: player, Seq: seq, Check: CheckGlicko, Detail: fmt.Sprintf(format, args...)})
 }
 
 // finish reports game entries without an operation and checks the

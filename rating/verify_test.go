@@ -37,6 +37,7 @@ func history(t *testing.T) *rating.Service {
 	return svc
 }
 
+// TestReportsAreKept: a report saved under the job's firing key once.
 func TestReportsAreKept(t *testing.T) {
 	svc := history(t)
 	for _, id := range []string{"verify@0", "verify@1", "verify@0"} {

@@ -114,9 +114,13 @@ type stateDoc struct {
 	Draws     int       `bson:"draws"`
 	Placement int       `bson:"placement"`
 	Certified string    `bson:"certified,omitempty"` // rank text; absent: none
-	Seq       int64     `bson:"seq"`
-	Head      string    `bson:"head"`
-	UpdatedAt time.Time `bson:"updated_at"`
+	// Placement progress: placing absent once placed; both absent on
+	// states from before placement existed.
+	Placing      bool      `bson:"placing,omitempty"`
+	PlacingGames int       `bson:"placing_games,omitempty"`
+	Seq          int64     `bson:"seq"`
+	Head         string    `bson:"head"`
+	UpdatedAt    time.Time `bson:"updated_at"`
 }
 
 func key(username string, n int64) string { return username + "#" + strconv.FormatInt(n, 10) }
@@ -125,7 +129,7 @@ func toStateDoc(p rating.PlayerState) stateDoc {
 	return stateDoc{
 		ID: key(p.Username, p.Version), Username: p.Username, Version: p.Version, Op: p.Op,
 		Score: p.Score, Glicko: glickoDoc(p.Glicko), Games: p.Games, Wins: p.Wins, Losses: p.Losses, Draws: p.Draws,
-		Placement: p.Placement, Certified: rankText(p.Certified), Seq: p.Seq, Head: p.Head, UpdatedAt: p.UpdatedAt.UTC(),
+		Placement: p.Placement, Certified: rankText(p.Certified), Placing: p.Placing, PlacingGames: p.PlacingGames, Seq: p.Seq, Head: p.Head, UpdatedAt: p.UpdatedAt.UTC(),
 	}
 }
 
@@ -133,8 +137,8 @@ func (d stateDoc) state() rating.PlayerState {
 	return rating.PlayerState{
 		Username: d.Username, State: rating.State{Score: d.Score, Glicko: rating.Glicko(d.Glicko)},
 		Games: d.Games, Wins: d.Wins, Losses: d.Losses, Draws: d.Draws, Placement: d.Placement,
-		Certified: parseRank(d.Certified),
-		Version:   d.Version, Op: d.Op, Seq: d.Seq, Head: d.Head, UpdatedAt: d.UpdatedAt.UTC(),
+		Certified: parseRank(d.Certified), Placing: d.Placing, PlacingGames: d.PlacingGames,
+		Version: d.Version, Op: d.Op, Seq: d.Seq, Head: d.Head, UpdatedAt: d.UpdatedAt.UTC(),
 	}
 }
 

@@ -2,6 +2,7 @@ package ratingdb_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -99,7 +100,15 @@ func TestVerifyFindsTampering(t *testing.T) {
 		{"a certified rank", func(db *mongo.Database) error {
 			return errorsJoin(set(ratingdb.States, "alice#4", bson.D{{Key: "certified", Value: "5d"}})(db), set(ratingdb.Players, "alice", bson.D{{Key: "certified", Value: "5d"}})(db))
 		}, []string{"alice certified"}},
-		{"a game's winner", set(ratingdb.Ops, "g1", bson.D{{Key: "winner", Value: "white"}}), []string{"alice formula", "bob formula"}},
+		{"a game's winner", set(ratingdb.Ops, "g1", bson.D{{Key: "winner", Value: "white"}}), []string{"alice formula", "bob formula", "alice glicko", "bob glicko"}},
+		// alice#3 is g4 against carol; alice#4 (her exam) copies the true
+		// Glicko-2, so it is reported as moving it; carol is not blamed.
+		{"a game entry's Glicko-2", set(ratingdb.Ledger, "alice#3", bson.D{{Key: "glicko.rating", Value: 1777.5}}), []string{"alice chain", "alice glicko"}},
+		{"a game's outcome", set(ratingdb.Ops, "g3", bson.D{{Key: "outcome", Value: "decisive"}, {Key: "winner", Value: "black"}}),
+			[]string{"carol formula", "alice formula", "carol glicko", "alice glicko"}},
+		{"Glicko-2 in the stored version", func(db *mongo.Database) error {
+			return errorsJoin(set(ratingdb.States, "carol#4", bson.D{{Key: "glicko.rd", Value: 30.0}})(db), set(ratingdb.Players, "carol", bson.D{{Key: "glicko.rd", Value: 30.0}})(db))
+		}, []string{"carol glicko"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			svc, db := history(t)
@@ -128,6 +137,45 @@ func TestVerifyFindsTampering(t *testing.T) {
 	}
 }
 
+// TestVerifyChecksThePlacement: a newcomer placed by the rule verifies;
+// a placement entry edited behind the service's back is reported as a
+// placement fault besides the broken chain.
+func TestVerifyChecksThePlacement(t *testing.T) {
+	db := testsvc.Mongo(t)
+	store, err := ratingdb.New(bg, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := rating.NewService(store, rating.ServiceConfig{Now: fixedClock, Placement: true})
+	for i := range rating.PlacementGames {
+		if _, err := svc.Apply(bg, game(fmt.Sprint("g", i), "newbie", fmt.Sprint("opp", i), rating.SideBlack)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := svc.VerifyAll(bg, "clean")
+	if err != nil || !rep.OK() || rep.Entries != 2*rating.PlacementGames+1 {
+		t.Fatalf("clean store: %+v, %v", rep, err)
+	}
+	seq := fmt.Sprint("newbie#", rating.PlacementGames+1)
+	if _, err := db.Collection(ratingdb.Ledger).UpdateOne(bg, bson.D{{Key: "_id", Value: seq}},
+		bson.D{{Key: "$set", Value: bson.D{{Key: "score_after", Value: 800}, {Key: "delta", Value: 750}}}}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = svc.VerifyAll(bg, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range rep.Mismatches {
+		got = append(got, m.Player+" "+m.Check)
+	}
+	for _, w := range []string{"newbie chain", "newbie placement", "newbie score"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("report lacks %q: %+v", w, rep.Mismatches)
+		}
+	}
+}
+
 func errorsJoin(errs ...error) error {
 	for _, err := range errs {
 		if err != nil {
@@ -136,5 +184,3 @@ func errorsJoin(errs ...error) error {
 	}
 	return nil
 }
-
-// TestReportsAreKept: a report saved under the job's firing key once.

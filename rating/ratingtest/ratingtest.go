@@ -34,6 +34,7 @@ func Run(t *testing.T, newStore func(t *testing.T) rating.Store) {
 		{"NotFound", notFound},
 		{"ChangeRoundTrip", changeRoundTrip},
 		{"CertifiedRoundTrip", certifiedRoundTrip},
+		{"PlacementRoundTrip", placementRoundTrip},
 		{"AuditFiltersAndPages", auditFiltersAndPages},
 		{"EachInOrder", eachInOrder},
 		{"ReportsNewestFirst", reportsNewestFirst},
@@ -469,4 +470,37 @@ func batchWrites(t *testing.T, s rating.BatchStore) {
 			t.Fatalf("%s's ledger = %+v, %v; want the one entry", user, l, err)
 		}
 	}
+}
+
+// placementRoundTrip: a placing player's progress and a plan whose step
+// carries a placement (Step.Then) come back as written.
+func placementRoundTrip(t *testing.T, s rating.Store) {
+	v0 := rating.NewPlayer("alice")
+	v0.Placing = true
+	if err := s.Commit(ctx, v0); err != nil {
+		t.Fatal(err)
+	}
+	v1 := next(v0, "g1", 5)
+	v1.PlacingGames = 1
+	if err := s.Commit(ctx, v1); err != nil {
+		t.Fatal(err)
+	}
+	check(t, "Player", must[rating.PlayerState](t)(s.Player(ctx, "alice")), v1)
+	check(t, "Latest", must[rating.PlayerState](t)(s.Latest(ctx, "alice")), v1)
+	var versions []rating.PlayerState
+	if err := s.EachState(ctx, func(st rating.PlayerState) error { versions = append(versions, st); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	check(t, "EachState", versions, []rating.PlayerState{v0, v1})
+
+	must[rating.Operation](t)(s.CreateOp(ctx, op("g2")))
+	p := plan(5)
+	then := p.Steps[0].Entry
+	then.Seq, then.Cause, then.Actor, then.ScoreBefore, then.ScoreAfter, then.Delta = 2, rating.CausePlacement, rating.PlacementActor, 5, 300, 295
+	then.Evidence, then.Prev = []string{"g1", "g2"}, p.Steps[0].Entry.Hash
+	then.Hash = then.ComputeHash()
+	p.Steps[0].Then = &then
+	p.Steps[0].After.Placing, p.Steps[0].After.PlacingGames = false, 10
+	check(t, "SetPlan", must[rating.Plan](t)(s.SetPlan(ctx, "g2", p)), p)
+	check(t, "stored plan", must[rating.Operation](t)(s.Op(ctx, "g2")).Plan, &p)
 }

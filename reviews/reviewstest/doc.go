@@ -1,0 +1,6 @@
+// Package reviewstest is the contract suite of reviews.Store: Run checks
+// a store made fresh for each subtest. Every implementation's tests call
+// it.
+//
+// It imports reviews, integrity and the standard library's testing.
+package reviewstest
