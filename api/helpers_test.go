@@ -66,7 +66,8 @@ type option func(*envOptions)
 func newEnv(t *testing.T, opts ...option) *env {
 	t.Helper()
 	clock := clockwork.NewFakeClockAt(envStart)
-	o := envOptions{cfg: app.Config{Players: players.Config{TokenTTL: envTokenTTL}}}
+	// rankd's defaults: placement games on.
+	o := envOptions{cfg: app.Config{Placement: true, Players: players.Config{TokenTTL: envTokenTTL}}}
 	for _, opt := range opts {
 		opt(&o)
 	}

@@ -25,6 +25,9 @@ type playerJSON struct {
 	Wins          int        `json:"wins"`
 	Losses        int        `json:"losses"`
 	Draws         int        `json:"draws"`
+	// RankShown is Rank with a "?" while the player is placing.
+	RankShown string                   `json:"rank_shown"`
+	Placement rating.PlacementProgress `json:"placement"`
 }
 
 func toPlayerJSON(p rating.PlayerState) playerJSON {
@@ -34,7 +37,8 @@ func toPlayerJSON(p rating.PlayerState) playerJSON {
 	}
 	return playerJSON{Username: p.Username, Score: p.Score, Rank: p.Rank().String(), CertifiedRank: cert,
 		Glicko: glickoJSON{Rating: p.Glicko.Rating, RD: p.Glicko.RD, Volatility: p.Glicko.Volatility},
-		Games:  p.Games, Wins: p.Wins, Losses: p.Losses, Draws: p.Draws}
+		Games:  p.Games, Wins: p.Wins, Losses: p.Losses, Draws: p.Draws,
+		RankShown: p.ShownRank(), Placement: p.Progress()}
 }
 
 // historyJSON is one ledger entry as the API shows it (api.md's fields

@@ -54,6 +54,8 @@ type Config struct {
 	// GameTTL is how long a pairing's game may stay unfinished before the
 	// expire job voids it.
 	GameTTL time.Duration
+	// Placement: new players' first rated games are placement games.
+	Placement bool
 }
 
 // Defaults.
@@ -101,6 +103,7 @@ func (c *Config) settings() []setting {
 		{flag: "match-max-window", env: "RANK_MATCH_MAX_WINDOW", usage: "largest ladder gap the pairing window reaches, in points (100 = one rank)", value: (*intValue)(&c.MatchMaxWindow)},
 		{flag: "match-cooldown", env: "RANK_MATCH_COOLDOWN", usage: "two players who were paired are not paired again for this long", value: (*durationValue)(&c.MatchCooldown)},
 		{flag: "game-ttl", env: "RANK_GAME_TTL", usage: "a pairing's game not finished after this long is voided", value: (*durationValue)(&c.GameTTL)},
+		{flag: "placement", env: "RANK_PLACEMENT", usage: "new players' first rated games are placement games (true or false)", value: (*boolValue)(&c.Placement)},
 	}
 }
 
@@ -130,6 +133,7 @@ func defaultConfig() Config {
 		MatchMaxWindow:  matchmaking.DefaultMaxWindow,
 		MatchCooldown:   matchmaking.DefaultCooldown,
 		GameTTL:         intake.DefaultPendingTTL,
+		Placement:       true,
 	}
 }
 
@@ -212,6 +216,7 @@ func (c Config) appConfig() app.Config {
 			HeartbeatTimeout: c.TicketHeartbeat,
 		},
 		GameTTL:        c.GameTTL,
+		Placement:      c.Placement,
 		BodyLimit:      c.BodyLimit,
 		TrustedProxies: c.TrustedProxies,
 	}
@@ -269,6 +274,21 @@ func (v *int64Value) Set(s string) error {
 	*v = int64Value(n)
 	return nil
 }
+
+type boolValue bool
+
+func (v *boolValue) String() string { return strconv.FormatBool(bool(*v)) }
+func (v *boolValue) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("want true or false, not %q", s)
+	}
+	*v = boolValue(b)
+	return nil
+}
+
+// IsBoolFlag lets -placement stand for -placement=true.
+func (v *boolValue) IsBoolFlag() bool { return true }
 
 type intValue int
 

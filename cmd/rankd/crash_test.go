@@ -150,6 +150,9 @@ func TestKillDuringBurst(t *testing.T) {
 			for _, it := range page["items"].([]any) {
 				e := it.(map[string]any)
 				sum += int(e["delta"].(float64))
+				if e["cause"] != "game" {
+					continue // a placement after a newcomer's last placement game
+				}
 				entries++
 				inLedger[e["game_id"].(string)]++
 			}

@@ -25,6 +25,10 @@ type Clock = jobs.Clock
 
 // Config tunes the services; zero fields take each service's defaults.
 type Config struct {
+	// Placement makes new players' first rating.PlacementGames rated
+	// games placement games (rating.ServiceConfig.Placement); rankd turns
+	// it on.
+	Placement bool
 	// Players: token lifetime, login and registration limits. Its clock
 	// is the application's.
 	Players players.Config
@@ -94,7 +98,7 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 	pc := cfg.Players
 	pc.Now = clock.Now
 	a.Players = players.NewService(s.Accounts, s.Limits, pc)
-	a.Ratings = rating.NewService(s.Ratings, rating.ServiceConfig{System: rating.Default, Recorder: reg, Now: clock.Now})
+	a.Ratings = rating.NewService(s.Ratings, rating.ServiceConfig{System: rating.Default, Recorder: reg, Now: clock.Now, Placement: cfg.Placement})
 	a.Intake = intake.New(s.Games, s.Presence, a.Ratings, a.Players, reg, intake.Config{Now: clock.Now, PendingTTL: cfg.GameTTL})
 	a.Exams = &exams.Service{Store: s.Exams, Intake: a.Intake, Ratings: a.Ratings, Accounts: a.Players,
 		Calendar: jobs.Calendar{}, Clock: clock}
