@@ -15,6 +15,7 @@ import (
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/rating"
+	"github.com/weiqi-platform/rank/reviews"
 )
 
 // Check is one readiness probe: a store and how to ping it.
@@ -51,6 +52,7 @@ type Deps struct {
 	Exams       *exams.Service       // exam schedules, registrations, sessions, approvals
 	Jobs        *jobs.Runner         // scheduled jobs run on demand
 	Matchmaking *matchmaking.Service // tickets, pairing, pools
+	Reviews     *reviews.Service     // the integrity flags' review queue
 }
 
 // Server is the HTTP handler of rankd.
@@ -111,6 +113,7 @@ func (s *Server) routes() {
 	s.auditRoutes(authed, admin)
 	s.adminRoutes(admin)
 	s.jobRoutes(admin)
+	s.flagRoutes(admin)
 	s.matchmakingRoutes(authed)
 
 	authed.POST("/games", s.require(players.RoleServer, players.RoleAdmin), s.submitGame)

@@ -150,6 +150,9 @@ var routeRoles = map[string][]players.Role{
 	"GET /api/v1/admin/verify":                                   {players.RoleAdmin},
 	"GET /api/v1/admin/verify/reports":                           {players.RoleAdmin},
 	"GET /api/v1/admin/jobs":                                     {players.RoleAdmin},
+	"GET /api/v1/admin/flags":                                    {players.RoleAdmin},
+	"GET /api/v1/admin/flags/:id":                                {players.RoleAdmin},
+	"POST /api/v1/admin/flags/:id/resolution":                    {players.RoleAdmin},
 	"POST /api/v1/admin/jobs/:name/run":                          {players.RoleAdmin},
 	// Matchmaking: tickets are the caller's own (no route names another
 	// player); matchmaking_test.go checks that.

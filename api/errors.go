@@ -18,6 +18,7 @@ import (
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/rating"
+	"github.com/weiqi-platform/rank/reviews"
 )
 
 // sgfPoint is a move's point in SGF letters ("" for a pass).
@@ -198,6 +199,17 @@ var errorTable = []rule{
 	{is: matchmaking.ErrHasTicket, status: http.StatusConflict, code: "ticket_exists", message: "you already have a live ticket; cancel it or wait for it"},
 	{is: matchmaking.ErrInGame, status: http.StatusConflict, code: "in_game", message: "you are in a game that has not finished"},
 	{is: matchmaking.ErrNoTicket, status: http.StatusNotFound, code: "no_ticket", message: "you have no matchmaking ticket"},
+
+	// the integrity review queue
+	{as: func(err error) bool { var e *reviews.FieldError; return errors.As(err, &e) },
+		status: http.StatusUnprocessableEntity, code: "invalid_field", message: "a field of the request is invalid",
+		detail: func(err error) (string, map[string]any) {
+			var e *reviews.FieldError
+			errors.As(err, &e)
+			return e.Field + " " + e.Reason, map[string]any{"field": e.Field, "reason": e.Reason}
+		}},
+	{is: reviews.ErrResolved, status: http.StatusConflict, code: "flag_resolved", message: "the flag was already resolved otherwise"},
+	{is: reviews.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "no such flag"},
 
 	// the standard library
 	{as: func(err error) bool { var m *http.MaxBytesError; return errors.As(err, &m) },

@@ -352,8 +352,8 @@ func TestJobsOnDemand(t *testing.T) {
 	for _, j := range list.JSON["items"].([]any) {
 		names = append(names, j.(map[string]any)["name"].(string))
 	}
-	if fmt.Sprint(names) != "[exams expire recover verify]" {
-		t.Fatalf("jobs %s; want rankd's four", list.Body)
+	if fmt.Sprint(names) != "[exams expire integrity recover verify]" {
+		t.Fatalf("jobs %s; want rankd's five", list.Body)
 	}
 	e.expect(req{method: "POST", path: "/api/v1/admin/jobs/nope/run", token: admin}, 404, "not_found")
 	e.expect(req{method: "POST", path: "/api/v1/admin/jobs/verify/run", token: admin, header: map[string]string{"Idempotency-Key": "a b"}}, 400, "invalid_parameter")

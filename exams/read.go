@@ -2,6 +2,7 @@ package exams
 
 import (
 	"context"
+	"sort"
 	"time"
 )
 
@@ -42,4 +43,45 @@ func (s *Service) Promotions(ctx context.Context, state string) ([]Result, error
 // schedule fires no more).
 func (s *Service) NextSession(sch Schedule) (time.Time, error) {
 	return sch.SessionFor(s.Calendar, s.Clock.Now())
+}
+
+// RegistrationsBetween lists the registrations made at or after from and
+// before to, over every schedule's sessions: each is an eligibility check
+// of the player's ladder rank (the integrity review reads them). It reads
+// every session of every schedule: a nightly job's read.
+func (s *Service) RegistrationsBetween(ctx context.Context, from, to time.Time) ([]Registration, error) {
+	schedules, err := s.Store.Schedules(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Registration
+	for _, sch := range schedules {
+		sessions, err := s.Store.Sessions(ctx, sch.ID)
+		if err != nil {
+			return nil, err
+		}
+		ids := map[string]bool{}
+		for _, sess := range sessions {
+			if !sess.At.Before(from) { // registered before its session: not before the window
+				ids[sess.ID] = true
+			}
+		}
+		// The next session takes registrations before it is opened.
+		if next, err := sch.SessionFor(s.Calendar, s.Clock.Now()); err == nil && !next.IsZero() {
+			ids[SessionID(sch.ID, next)] = true
+		}
+		for id := range ids {
+			regs, err := s.Store.Registrations(ctx, id)
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range regs {
+				if !r.At.Before(from) && r.At.Before(to) {
+					out = append(out, r)
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
 }

@@ -110,18 +110,21 @@ func (e *FieldError) Error() string { return "reviews: " + e.Field + " " + e.Rea
 // Unwrap gives ErrInvalid.
 func (e *FieldError) Unwrap() error { return ErrInvalid }
 
-// Service is the review queue.
+// Service is the review queue, and the nightly scan that fills it
+// (scan.go).
 type Service struct {
 	store Store
 	now   func() time.Time
+	src   Sources
 }
 
-// NewService returns the queue on the store; now nil is time.Now.
-func NewService(store Store, now func() time.Time) *Service {
+// NewService returns the queue on the store, scanning src; now nil is
+// time.Now.
+func NewService(store Store, now func() time.Time, src Sources) *Service {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{store: store, now: now}
+	return &Service{store: store, now: now, src: src}
 }
 
 func (s *Service) stamp() time.Time { return s.now().UTC().Truncate(time.Millisecond) }
@@ -153,7 +156,7 @@ func (s *Service) List(ctx context.Context, q Query) ([]Item, error) {
 		return nil, &FieldError{"status", fmt.Sprintf("%q is not open, confirmed or dismissed", q.Status)}
 	case q.Kind != "" && !slices.Contains([]integrity.Kind{integrity.Farming, integrity.Sandbagging, integrity.ExamCollusion}, q.Kind):
 		return nil, &FieldError{"kind", fmt.Sprintf("%q is not farming, sandbagging or exam_collusion", q.Kind)}
-	case q.Limit < 0 || q.Limit > MaxLimit:
+	case q.Limit < 0 || q.Limit > MaxLimit+1: // one more: a page asks whether there is a next one
 		return nil, &FieldError{"limit", fmt.Sprintf("%d is not between 1 and %d", q.Limit, MaxLimit)}
 	}
 	if q.Limit == 0 {

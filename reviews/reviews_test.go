@@ -26,7 +26,7 @@ func newService(t *testing.T) *reviews.Service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return reviews.NewService(s, clock)
+	return reviews.NewService(s, clock, reviews.Sources{})
 }
 
 // farmed is what Detect finds in 20 games thrown to "farmer", half

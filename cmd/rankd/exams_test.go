@@ -44,7 +44,7 @@ func startMain(t *testing.T, mongoURI, db, redisURL string, clock jobs.Clock, lo
 
 // scheduledJobs is how many jobs each Main schedules (each waits on the
 // clock between firings).
-const scheduledJobs = 4
+const scheduledJobs = 5
 
 // TestExamThroughTheWiring: two rankd replicas in this process on one
 // store and one real redis-server, their job schedulers driven minute by

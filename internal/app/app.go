@@ -15,6 +15,7 @@ import (
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/rating"
+	"github.com/weiqi-platform/rank/reviews"
 )
 
 // Clock is the one clock: everything that reads time reads it (accounts
@@ -62,6 +63,9 @@ const (
 	RecoverSpec = "*/5 * * * *"
 	// VerifySpec: the nightly verification of the ledger, at 03:00 UTC.
 	VerifySpec = "0 3 * * *"
+	// IntegritySpec: the nightly integrity scan (farming, sandbagging,
+	// exam collusion) over reviews.ScanWindow, after the verification.
+	IntegritySpec = "0 4 * * *"
 )
 
 // App is the whole application: every service, wired, and the HTTP
@@ -73,6 +77,7 @@ type App struct {
 	Exams       *exams.Service
 	Matchmaking *matchmaking.Service
 	Jobs        *jobs.Runner
+	Reviews     *reviews.Service
 	Handler     *api.Server
 	Metrics     *metrics.Registry
 	Clock       Clock
@@ -102,6 +107,7 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 	a.Intake = intake.New(s.Games, s.Presence, a.Ratings, a.Players, reg, intake.Config{Now: clock.Now, PendingTTL: cfg.GameTTL})
 	a.Exams = &exams.Service{Store: s.Exams, Intake: a.Intake, Ratings: a.Ratings, Accounts: a.Players,
 		Calendar: jobs.Calendar{}, Clock: clock}
+	a.Reviews = reviews.NewService(s.Reviews, clock.Now, reviews.Sources{Ratings: a.Ratings, Intake: a.Intake, Exams: a.Exams})
 	mc := cfg.Match
 	mc.Now, mc.Metrics = clock.Now, reg
 	var err error
@@ -116,6 +122,7 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 		{Name: "expire", Spec: ExpireSpec, Run: func(ctx context.Context, _ jobs.Firing) error { return a.Expire(ctx) }},
 		{Name: "recover", Spec: RecoverSpec, Run: func(ctx context.Context, _ jobs.Firing) error { return a.Recover(ctx) }},
 		{Name: "verify", Spec: VerifySpec, Run: a.verify},
+		{Name: "integrity", Spec: IntegritySpec, Run: a.integrity},
 	} {
 		if err := a.Jobs.Add(j); err != nil {
 			return nil, err
@@ -125,6 +132,7 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 		Logger: log, Checks: s.Checks, Metrics: reg, MetricsHandler: reg.Handler(),
 		BodyLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies,
 		Players: a.Players, Ratings: a.Ratings, Games: a.Intake, Exams: a.Exams, Jobs: a.Jobs, Matchmaking: a.Matchmaking,
+		Reviews: a.Reviews,
 	})
 	if err != nil {
 		return nil, err
@@ -168,6 +176,20 @@ func (a *App) verify(ctx context.Context, f jobs.Firing) error {
 	}
 	if !rep.OK() {
 		a.Logger.Warn("verification found mismatches", "report", rep.ID, "mismatches", len(rep.Mismatches))
+	}
+	return nil
+}
+
+// integrity scans the games of the window ending at the firing (its
+// time, not the clock's: a resumed firing scans the same window) and
+// queues new flags for the admins.
+func (a *App) integrity(ctx context.Context, f jobs.Firing) error {
+	n, err := a.Reviews.Scan(ctx, f.At)
+	if err != nil {
+		return fmt.Errorf("integrity: %w", err)
+	}
+	if n > 0 {
+		a.Logger.Info("integrity flags queued for review", "new", n)
 	}
 	return nil
 }

@@ -65,7 +65,7 @@ func (r countedRatings) CreateOp(ctx context.Context, op rating.Operation) (rati
 
 // scheduledJobs is how many jobs an App schedules; each waits on the
 // clock between firings.
-const scheduledJobs = 4
+const scheduledJobs = 5
 
 // The exam job as rankd runs it, on two replicas sharing one real
 // redis-server and one store, driven minute by minute by a fake clock

@@ -20,10 +20,13 @@ import (
 	"github.com/weiqi-platform/rank/players/playerredis"
 	"github.com/weiqi-platform/rank/rating"
 	"github.com/weiqi-platform/rank/rating/ratingdb"
+	"github.com/weiqi-platform/rank/reviews"
+	"github.com/weiqi-platform/rank/reviews/reviewsdb"
 )
 
 // Stores are where the application keeps its state: the document store's
-// (accounts, ratings and the ledger, games, exams) and Redis's (login
+// (accounts, ratings and the ledger, games, exams, the integrity review
+// queue) and Redis's (login
 // limits, the matchmaking queue, job leases).
 type Stores struct {
 	Accounts players.Store
@@ -35,6 +38,7 @@ type Stores struct {
 	Queue    matchmaking.Queue
 	History  matchmaking.History
 	Leases   jobs.Leases
+	Reviews  reviews.Store
 	// Checks are the readiness probes (/readyz): one per store server.
 	Checks []api.Check
 }
@@ -57,6 +61,9 @@ func OpenStores(ctx context.Context, db *mongo.Database, rdb redis.UniversalClie
 		return Stores{}, err
 	}
 	if s.Exams, err = examdb.Open(ctx, db); err != nil {
+		return Stores{}, err
+	}
+	if s.Reviews, err = reviewsdb.New(ctx, db); err != nil {
 		return Stores{}, err
 	}
 	q := redisqueue.New(rdb)

@@ -21,6 +21,7 @@ import (
 	"github.com/weiqi-platform/rank/players/playerredis"
 	"github.com/weiqi-platform/rank/players/playertest"
 	"github.com/weiqi-platform/rank/rating/ratingtest"
+	"github.com/weiqi-platform/rank/reviews/reviewstest"
 )
 
 // Stack is the application wired on test stores.
@@ -147,7 +148,7 @@ func Memory(t testing.TB, opts ...Option) *Stack {
 	stores := app.Stores{
 		Accounts: playertest.NewMemory(), Limits: playerredis.New(rdb),
 		Ratings: ratingtest.NewMemory(), Games: intaketest.NewMemory(), Presence: intaketest.NewMemoryPresence(),
-		Exams: examtest.NewMemory(), Queue: q, History: q, Leases: jobsredis.New(rdb, ""),
+		Exams: examtest.NewMemory(), Queue: q, History: q, Leases: jobsredis.New(rdb, ""), Reviews: reviewstest.NewMemory(),
 		Checks: []api.Check{
 			{Name: "mongo", Ping: func(context.Context) error { return nil }},
 			{Name: "redis", Ping: func(ctx context.Context) error { return rdb.Ping(ctx).Err() }},
