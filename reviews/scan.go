@@ -9,8 +9,8 @@ import (
 
 	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/games"
-	"github.com/weiqi-platform/rank/integrity"
 	"github.com/weiqi-platform/rank/intake"
+	"github.com/weiqi-platform/rank/integrity"
 	"github.com/weiqi-platform/rank/rating"
 )
 
