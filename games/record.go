@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Player is one side's name and rank as the record gives them.
@@ -34,9 +35,45 @@ type Record struct {
 	White     Player    `json:"white"`
 	Date      string    `json:"date,omitempty"` // as given (SGF DT)
 	Penalties Penalties `json:"penalties"`
+	// First is the colour that moves first when it is not the usual one
+	// (Black, or White after two or more handicap stones): SGF PL, or a
+	// record that starts with the other colour. Empty: the usual.
+	First Color `json:"first,omitempty"`
+
+	// What the record says about the game besides the moves, kept as
+	// given (SGF names in brackets). None of it changes the judgement.
+	PlayedAt  time.Time `json:"played_at,omitzero"`   // the day (and time) played, from Date; zero when absent or unreadable
+	Event     string    `json:"event,omitempty"`      // EV
+	Round     string    `json:"round,omitempty"`      // RO
+	Place     string    `json:"place,omitempty"`      // PC
+	GameName  string    `json:"game_name,omitempty"`  // GN
+	TimeLimit string    `json:"time_limit,omitempty"` // TM: main time, seconds as given
+	Overtime  string    `json:"overtime,omitempty"`   // OT: the overtime system as given
+	// Source is the program or server that wrote the record (AP), or the
+	// format it was converted from ("Tygem .gib").
+	Source   string    `json:"source,omitempty"`
+	Comments []Comment `json:"comments,omitempty"` // C (GC for the game)
+	Clock    []Clock   `json:"clock,omitempty"`    // BL/WL, OB/OW: time left after moves
+
 	// Assumptions says what a reader assumed to accept a quirky file
 	// (komi ×100, missing final passes, …). Not written back.
 	Assumptions []string `json:"assumptions,omitempty"`
+}
+
+// Comment is a comment of the record: on the game (Move 0, SGF GC or the
+// root's C) or after move Move (numbered from 1, passes included).
+type Comment struct {
+	Move int    `json:"move"`
+	Text string `json:"text"`
+}
+
+// Clock is the time a player had left after move Move (SGF BL/WL), and in
+// overtime the periods or stones left (OB/OW), 0 when not given.
+type Clock struct {
+	Move    int     `json:"move"`
+	Color   Color   `json:"color"`
+	Seconds float64 `json:"seconds"`
+	Periods int     `json:"periods,omitempty"`
 }
 
 // Verdict is the engine's judgement of a record.
@@ -68,7 +105,7 @@ func Replay(r *Record) (*Game, error) {
 // replay (re)starts g from the record's setup and plays its moves;
 // started is false when the game could not even be set up.
 func (g *Game) replay(r *Record) (started bool, err error) {
-	if err := g.start(r.Size, r.Rules, r.Handicap, r.Setup, len(r.Moves)); err != nil {
+	if err := g.start(r.Size, r.Rules, r.Handicap, r.Setup, r.First, len(r.Moves)); err != nil {
 		return false, err
 	}
 	for i, m := range r.Moves {
