@@ -87,6 +87,19 @@ type Verdict struct {
 	// Cycle is the move at which a repetition cycle ended the game
 	// (rulesets without superko), 0 if none.
 	Cycle int `json:"cycle,omitempty"`
+	// ProposedDead: the record marked no dead stones, and these, proposed
+	// by the judge (JudgeOptions.ProposeDead), are the ones Score counted.
+	// Not agreed by the players: shown as proposed.
+	ProposedDead []Point `json:"proposed_dead,omitempty"`
+	// CountUnverified: the count did not give the claimed result, and the
+	// claim was trusted (JudgeOptions.TrustClaim). Result is the claim;
+	// Computed what the count gave.
+	CountUnverified bool   `json:"count_unverified,omitempty"`
+	Computed        string `json:"computed,omitempty"`
+	// KomiFits: the record's komi is 0 in an even game, its count does
+	// not give the claim, and this usual komi would: KM[0] is likely a
+	// missing komi.
+	KomiFits *float64 `json:"komi_fits,omitempty"`
 }
 
 // Replay plays the record's moves from its setup. It returns the game
@@ -165,6 +178,42 @@ func (r *Record) validate() error {
 // result. Errors: *InvalidRecordError (naming the field), *MoveError (the
 // first illegal move), *ResultMismatchError (claimed and computed).
 func Judge(r *Record) (Verdict, error) {
+	return JudgeWith(r, JudgeOptions{})
+}
+
+// JudgeOptions say how JudgeWith treats a counted game whose count does
+// not give the claimed result by itself. The zero value is Judge.
+type JudgeOptions struct {
+	// ProposeDead: when a counted record marks no dead stones and the
+	// count of the position as it stands does not give the claimed
+	// result, the judge proposes them (EstimateDead). If the count with
+	// the proposal gives the claimed result, the verdict carries the
+	// proposal (Verdict.ProposedDead, Verdict.Score counted with it).
+	ProposeDead bool
+	// TrustClaim: when the count (with the proposal, if any) still does
+	// not give the claimed result, accept the claim instead of failing
+	// with *ResultMismatchError: the verdict gives the claimed result and
+	// says CountUnverified, with the result the count gave. For records
+	// from a game server, which is trusted for results. A claim the
+	// record itself contradicts (a resignation by the winner, a move
+	// after a repetition cycle) is still refused.
+	TrustClaim bool
+	// Estimate tunes the proposal; its zero value is EstimateDead's
+	// defaults with seed 0 (the same record gets the same proposal).
+	Estimate EstimateOptions
+}
+
+// likelyKomi are the komi a record that says KM[0] in an even game (Fox
+// writes so) may have been played with, tried in this order: the
+// ruleset's own, then the usual others.
+var likelyKomi = []float64{7.5, 6.5, 5.5, 7, 8, 0.5}
+
+// JudgeWith is Judge with options for counted records that come without
+// dead stones (most servers and databases send none): see JudgeOptions.
+// A counted record whose komi is 0 in an even game and whose claim a
+// usual komi would give has that komi reported (Verdict.KomiFits, or
+// ResultMismatchError.KomiFits): KM[0] is then likely a missing komi.
+func JudgeWith(r *Record, opt JudgeOptions) (Verdict, error) {
 	if err := r.validate(); err != nil {
 		return Verdict{}, err
 	}
@@ -194,11 +243,27 @@ func Judge(r *Record) (Verdict, error) {
 	} else {
 		switch r.End {
 		case EndScore:
-			s, err := ScorePosition(&g.board, ScoreParams{Rules: r.Rules, Komi: r.Komi, Handicap: r.Handicap, Dead: r.Dead, Penalties: r.Penalties})
+			sp := ScoreParams{Rules: r.Rules, Komi: r.Komi, Handicap: r.Handicap, Dead: r.Dead, Penalties: r.Penalties}
+			s, err := ScorePosition(&g.board, sp)
 			if err != nil {
 				return Verdict{}, err
 			}
 			v.Score, computed = s, s.Result
+			if opt.ProposeDead && len(r.Dead) == 0 && (!hasClaim || !claimed.agrees(computed)) {
+				est := EstimateDead(&g.board, opt.Estimate)
+				if len(est.Dead) > 0 {
+					sp.Dead = est.Dead
+					if ps, err := ScorePosition(&g.board, sp); err == nil {
+						// The proposal is the better count whether or
+						// not it gives the claim.
+						v.Score, computed = ps, ps.Result
+						v.ProposedDead = est.Dead
+					}
+				}
+			}
+			if hasClaim && !claimed.agrees(computed) {
+				v.KomiFits = komiFits(&g.board, r, sp, claimed)
+			}
 		case EndDraw, EndVoid:
 			computed = Result{End: r.End}
 		default:
@@ -206,10 +271,32 @@ func Judge(r *Record) (Verdict, error) {
 		}
 	}
 	if hasClaim && !claimed.agrees(computed) {
-		return Verdict{}, &ResultMismatchError{Claimed: strings.TrimSpace(r.Result), Computed: computed.String()}
+		if !opt.TrustClaim || r.End != EndScore || v.Cycle > 0 || claimed.End != EndScore && !claimed.IsDraw() {
+			return Verdict{}, &ResultMismatchError{Claimed: strings.TrimSpace(r.Result), Computed: computed.String(), KomiFits: v.KomiFits}
+		}
+		v.CountUnverified, v.Computed = true, computed.String()
+		v.Winner, v.Margin, v.Result = claimed.Winner, claimed.Margin, claimed.String()
+		return v, nil
 	}
+	v.KomiFits = nil
 	v.Winner, v.Margin, v.Result = computed.Winner, computed.Margin, computed.String()
 	return v, nil
+}
+
+// komiFits returns the usual komi under which the position's count gives
+// the claim, when the record's komi is 0 in an even game; nil otherwise.
+func komiFits(b *Board, r *Record, sp ScoreParams, claimed Result) *float64 {
+	if r.Komi != 0 || r.Handicap != 0 {
+		return nil
+	}
+	tries := append([]float64{r.Rules.Komi}, likelyKomi...)
+	for _, k := range tries {
+		sp.Komi = k
+		if s, err := ScorePosition(b, sp); err == nil && claimed.agrees(s.Result) {
+			return &k
+		}
+	}
+	return nil
 }
 
 // Score counts the final position of the record with its agreed dead
