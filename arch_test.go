@@ -97,6 +97,12 @@ func TestImportRules(t *testing.T) {
 				if !isStd(imp) && own != "ranks" {
 					t.Errorf("rating may import only the standard library and ranks, not %s", imp)
 				}
+			case p.rel == "games/charset":
+				// The decoding tables the pure games reader calls
+				// through its Decoder type: bytes in, UTF-8 out.
+				if !isStd(imp) && !strings.HasPrefix(imp, "golang.org/x/text/") {
+					t.Errorf("games/charset may import only the standard library and golang.org/x/text, not %s", imp)
+				}
 			}
 			// Adapters (subpackages of a domain) never reach up into api or jobs.
 			for _, d := range domains {

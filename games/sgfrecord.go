@@ -51,6 +51,12 @@ type turn struct {
 	node int
 }
 
+// maxSetupAfterMoves is decided: setup after moves is judged by
+// replaying the record to it; past this many such nodes the record is
+// read up to the last one judged, so that a hostile file cannot make the
+// reader replay it thousands of times. Real files have a handful.
+const maxSetupAfterMoves = 32
+
 // maxListedNotes is decided: a note listing move numbers (omitted passes)
 // names this many and counts the rest.
 const maxListedNotes = 5
@@ -136,7 +142,7 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 				}
 				turns = append(turns, turn{kind: turnPlay, c: c, v: pr.vals[0], off: pr.offs[0], node: ni})
 			case pr.id == "C":
-				if t := strings.TrimSpace(pr.vals[0]); t != "" {
+				if t := strings.TrimSpace(strings.ToValidUTF8(pr.vals[0], "\uFFFD")); t != "" {
 					nodeComments[ni] = append(nodeComments[ni], t)
 				}
 			case pr.id == "BL" || pr.id == "WL" || pr.id == "OB" || pr.id == "OW":
@@ -304,7 +310,7 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 		for k < len(ms) && ms[k].m.Color == Black && !ms[k].m.Pass {
 			k++
 		}
-		if k >= MinHandicap && k <= MaxHandicap && distinctPlays(ms[:k]) {
+		if k >= MinHandicap && k <= MaxHandicap && distinctPlays(ms[:k], r.Size) {
 			for _, m := range ms[:k] {
 				abs = append(abs, m.m.Point)
 			}
@@ -399,6 +405,11 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 		for si < len(setupAt) && setupAt[si] == i {
 			t := turns[setupTurns[si]]
 			si++
+			if si > maxSetupAfterMoves {
+				note("more than %d nodes of setup after moves: the record is read up to move %d", maxSetupAfterMoves, len(r.Moves))
+				cutNode = t.node
+				break
+			}
 			m, ok, stop := setupAsMove(r, t, next, note)
 			if stop {
 				cutNode = t.node
@@ -443,7 +454,7 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 
 	// Comments and clocks, numbered by the moves.
 	if v, _, ok := one("GC"); ok && strings.TrimSpace(v) != "" {
-		r.Comments = append(r.Comments, Comment{Move: 0, Text: strings.TrimSpace(v)})
+		r.Comments = append(r.Comments, Comment{Move: 0, Text: strings.TrimSpace(strings.ToValidUTF8(v, "\uFFFD"))})
 	}
 	for ni := range nodes {
 		cs, ok := nodeComments[ni]
@@ -593,11 +604,12 @@ type readMove struct {
 	off  int
 }
 
-// distinctPlays reports whether the moves are plays on distinct points.
-func distinctPlays(ms []readMove) bool {
+// distinctPlays reports whether the moves are plays on distinct points
+// of the board.
+func distinctPlays(ms []readMove, size int) bool {
 	seen := map[Point]bool{}
 	for _, m := range ms {
-		if m.m.Pass || seen[m.m.Point] {
+		if m.m.Pass || seen[m.m.Point] || !m.m.Point.On(size) {
 			return false
 		}
 		seen[m.m.Point] = true
