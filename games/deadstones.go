@@ -122,12 +122,47 @@ func EstimateDead(b *Board, opt EstimateOptions) *Estimate {
 	return e
 }
 
-// deadChains applies the decision rule to every chain: not pass-alive and
-// mean ownership (from its own side) below deadOwnership, or lying in a
-// vital region of the opponent's pass-alive chains.
+// roomyChains marks the heads of chains that border an empty region of at
+// least bigEyeSpace points that only their colour borders: room for two
+// eyes that no opponent stone has entered. Random playouts defend such
+// room badly (the opponent invades and the owner does not answer), so
+// their ownership of it is no guide; players who passed leave it as
+// territory.
+func roomyChains(b *Board) *[maxIndex]bool {
+	var rg regions
+	col := b.color
+	rg.find(b, &col)
+	var roomy [maxIndex]bool
+	d := b.dirs()
+	for y := 0; y < b.size; y++ {
+		for x := 0; x < b.size; x++ {
+			i := b.index(x, y)
+			if b.color[i] != Empty {
+				continue
+			}
+			r := rg.region[i] - 1
+			t := rg.touch[r]
+			if rg.size[r] < bigEyeSpace || t != touchBlack && t != touchWhite {
+				continue
+			}
+			for k := 0; k < 4; k++ {
+				if q := i + d[k]; isStone(b.color[q]) {
+					roomy[b.head[q]] = true
+				}
+			}
+		}
+	}
+	return &roomy
+}
+
+// deadChains applies the decision rule to every chain: not pass-alive, not
+// bordering room for two eyes of its own (roomyChains), and mean ownership
+// (from its own side) below deadOwnership; or lying in a vital region of
+// the opponent's pass-alive chains.
 func deadChains(b *Board, own *[maxIndex]float64, settled *[maxIndex]Color) []Point {
 	var dead [maxIndex]bool
 	var done [maxIndex]bool
+	roomy := roomyChains(b)
 	var out []Point
 	for y := 0; y < b.size; y++ {
 		for x := 0; x < b.size; x++ {
@@ -144,6 +179,9 @@ func deadChains(b *Board, own *[maxIndex]float64, settled *[maxIndex]Color) []Po
 				case c.Opponent():
 					dead[h] = true
 				default:
+					if roomy[h] {
+						break
+					}
 					sum := 0.0
 					for s := h; ; {
 						sum += own[s]

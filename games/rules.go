@@ -161,11 +161,13 @@ func AGA() Ruleset { return presetRules("aga") }
 // NZ is the New Zealand rules; see rulesetTable.
 func NZ() Ruleset { return presetRules("nz") }
 
+var rulesNameSeparators = strings.NewReplacer("_", " ", "-", " ", ".", " ")
+
 // normalizeRulesName makes "Japanese Rules", "japanese_rules" and
 // " JAPANESE " one name.
 func normalizeRulesName(name string) string {
 	n := strings.ToLower(strings.TrimSpace(name))
-	n = strings.NewReplacer("_", " ", "-", " ", ".", " ").Replace(n)
+	n = rulesNameSeparators.Replace(n)
 	n = strings.Join(strings.Fields(n), " ")
 	for _, suffix := range []string{" rules", " rule", "规则", "規則", "룰"} {
 		n = strings.TrimSuffix(n, suffix)

@@ -79,9 +79,12 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 	var clocks []clockProp
 	for ni, n := range nodes {
 		moves := 0
-		seen := map[string]bool{}
-		for _, pr := range n.props {
-			if seen[pr.id] && !listProp(pr.id) && pr.id != "B" && pr.id != "W" && pr.id != "C" {
+		for pi, pr := range n.props {
+			dup := false
+			for _, q := range n.props[:pi] {
+				dup = dup || q.id == pr.id
+			}
+			if dup && !listProp(pr.id) && pr.id != "B" && pr.id != "W" && pr.id != "C" {
 				if gameInfo(pr.id) {
 					dropped[pr.id] = append(dropped[pr.id], pr.vals[0])
 				} else {
@@ -89,8 +92,6 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 				}
 				continue
 			}
-			dup := seen[pr.id]
-			seen[pr.id] = true
 			switch {
 			case gameInfo(pr.id):
 				if _, ok := info[pr.id]; ok {
@@ -153,7 +154,7 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 			turns = append(turns, turn{kind: turnEmpty, off: n.off, node: ni})
 		}
 	}
-	for _, id := range slices.Sorted(maps.Keys(dropped)) {
+	for _, id := range sortedKeys(dropped) {
 		note("%s given %d times: the first kept (%s[%s]), dropped %s", id, 1+len(dropped[id]), id, info[id].vals[0], bracketed(id, dropped[id]))
 	}
 
@@ -564,6 +565,13 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 		r.Dead = deadFromTerritory(r, tbs, tws)
 	}
 	return r, nil
+}
+
+func sortedKeys(m map[string][]string) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(m))
 }
 
 func bracketed(id string, vals []string) string {
