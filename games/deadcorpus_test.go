@@ -206,7 +206,9 @@ var deadCorpusReport = flag.Bool("dead-corpus-report", false, "print every corpu
 // the recorded result: the same winner, and the same winner and margin.
 func TestDeadStoneCorpus(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(*deadCorpusFlag, "*.sgf"))
-	if err != nil || len(files) < deadCorpusMin {
+	// The committed corpus must be whole; a fresh one is measured as far
+	// as it has been generated.
+	if err != nil || len(files) < deadCorpusMin && *deadCorpusFlag == "testdata/deadstones" || len(files) == 0 {
 		t.Fatalf("want the dead-stone corpus of a few hundred games, found %d (%v)", len(files), err)
 	}
 	if raceBuild {
