@@ -201,17 +201,21 @@ func TestJudgeWithProposal(t *testing.T) {
 // usual komi gives is reported with that komi.
 func TestJudgeKomiFits(t *testing.T) {
 	r := &Record{Size: 9, Rules: Chinese(), Komi: 0, Moves: seq("B ee, W cc, B pass, W pass"), End: EndScore, Result: "W+7.5"}
-	_, err := Judge(r)
 	var rme *ResultMismatchError
+	// Without dead stones a count says nothing about komi.
+	if _, err := Judge(r); !errors.As(err, &rme) || rme.KomiFits != nil {
+		t.Fatalf("KM[0], no dead stones: %v", err)
+	}
+	_, err := JudgeWith(r, JudgeOptions{ProposeDead: true})
 	if !errors.As(err, &rme) || rme.KomiFits == nil || *rme.KomiFits != 7.5 || !strings.Contains(err.Error(), "missing komi") {
 		t.Fatalf("KM[0]: %v", err)
 	}
-	v, err := JudgeWith(r, JudgeOptions{TrustClaim: true})
+	v, err := JudgeWith(r, JudgeOptions{TrustClaim: true, ProposeDead: true})
 	if err != nil || !v.CountUnverified || v.KomiFits == nil || *v.KomiFits != 7.5 || v.Computed != "0" {
 		t.Fatalf("trusted: %+v %v", v, err)
 	}
 	r.Result = "W+1.5" // no usual komi gives it
-	if _, err := Judge(r); !errors.As(err, &rme) || rme.KomiFits != nil {
+	if _, err := JudgeWith(r, JudgeOptions{ProposeDead: true}); !errors.As(err, &rme) || rme.KomiFits != nil {
 		t.Fatalf("no komi fits: %v", err)
 	}
 }

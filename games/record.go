@@ -204,15 +204,17 @@ type JudgeOptions struct {
 }
 
 // likelyKomi are the komi a record that says KM[0] in an even game (Fox
-// writes so) may have been played with, tried in this order: the
-// ruleset's own, then the usual others.
-var likelyKomi = []float64{7.5, 6.5, 5.5, 7, 8, 0.5}
+// writes so) may have been played with, tried after the ruleset's own:
+// the usual komi of area and of territory counting.
+var likelyKomi = []float64{7.5, 6.5}
 
 // JudgeWith is Judge with options for counted records that come without
 // dead stones (most servers and databases send none): see JudgeOptions.
 // A counted record whose komi is 0 in an even game and whose claim a
 // usual komi would give has that komi reported (Verdict.KomiFits, or
 // ResultMismatchError.KomiFits): KM[0] is then likely a missing komi.
+// Only a count with dead stones (agreed, or proposed under ProposeDead)
+// is asked.
 func JudgeWith(r *Record, opt JudgeOptions) (Verdict, error) {
 	if err := r.validate(); err != nil {
 		return Verdict{}, err
@@ -261,7 +263,8 @@ func JudgeWith(r *Record, opt JudgeOptions) (Verdict, error) {
 					}
 				}
 			}
-			if hasClaim && !claimed.agrees(computed) {
+			// A count without the dead stones says nothing about komi.
+			if hasClaim && !claimed.agrees(computed) && (len(r.Dead) > 0 || opt.ProposeDead) {
 				v.KomiFits = komiFits(&g.board, r, sp, claimed)
 			}
 		case EndDraw, EndVoid:
