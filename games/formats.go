@@ -22,19 +22,35 @@ const (
 	FormatUGF Format = "ugf" // Pandanet (IGS) .ugf and .ugi
 )
 
-// DetectFormat tells the format of a record file from its content.
+// DetectFormat tells the format of a record file from its content. A
+// file whose text starts with '(' is SGF (the common case, told without
+// looking further).
 func DetectFormat(data []byte) Format {
-	head := data
+	head := bytes.TrimLeft(bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF}), " \t\r\n")
+	if len(head) > 0 && head[0] == '(' {
+		return FormatSGF
+	}
 	if len(head) > 4096 {
 		head = head[:4096]
 	}
 	switch {
 	case bytes.Contains(head, []byte(`\HS`)) || bytes.Contains(head, []byte(`\[GAMEINFOMAIN=`)) || bytes.Contains(head, []byte(`\[GAMETAG=`)):
 		return FormatGIB
-	case bytes.Contains(bytes.ToUpper(head), []byte("[HEADER]")) && bytes.Contains(bytes.ToUpper(data), []byte("[DATA]")):
+	case containsFold(head, "[HEADER]") && containsFold(data, "[DATA]"):
 		return FormatUGF
 	}
 	return FormatSGF
+}
+
+// containsFold reports whether b contains the upper-case ASCII s in any
+// case, without copying b.
+func containsFold(b []byte, s string) bool {
+	for i := 0; i+len(s) <= len(b); i++ {
+		if bytes.EqualFold(b[i:i+len(s)], []byte(s)) {
+			return true
+		}
+	}
+	return false
 }
 
 // ReadRecords reads every game of a record file: an SGF collection (each

@@ -69,7 +69,7 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 	dropped := map[string][]string{} // game info given more than once: the values not kept
 	var setupB, setupW, setupE []sgfProp
 	var tb, tw []sgfProp
-	var turns []turn
+	turns := make([]turn, 0, len(nodes))
 	ff := 0
 	nodeComments := map[int][]string{}
 	type clockProp struct {
@@ -271,7 +271,7 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 	abs, aws = setupPoints(abs, aws, aes, note)
 
 	// The turns become moves: plays and passes, in order.
-	var ms []readMove
+	ms := make([]readMove, 0, len(turns))
 	var setupTurns []int // indexes into turns of setup after moves, with the moves before them
 	var setupAt []int
 	for ti, t := range turns {
