@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestJudge(t *testing.T) {
@@ -130,6 +131,9 @@ func TestRecordJSON(t *testing.T) {
 		Moves: seq("W qf, B pass, W pass"), End: EndScore, Dead: []Point{pt("qf")}, Result: "B+361",
 		Black: Player{"黑", "2d"}, White: Player{"white", "1k"}, Date: "2026-11-29",
 		Penalties: Penalties{WhiteOvertime: 1},
+		First:     White, PlayedAt: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Event: "联赛", Round: "3", Place: "Fox",
+		GameName: "g", TimeLimit: "600", Overtime: "3x30 byo-yomi", Source: "foxwq",
+		Comments: []Comment{{0, "game"}, {2, "after B pass"}}, Clock: []Clock{{1, White, 590.5, 3}},
 	}
 	data, err := json.Marshal(r)
 	if err != nil {
@@ -142,8 +146,16 @@ func TestRecordJSON(t *testing.T) {
 	if !reflect.DeepEqual(*r, back) {
 		t.Fatalf("JSON round trip\n%s\nbefore %+v\nafter  %+v", data, *r, back)
 	}
-	if !strings.Contains(string(data), `"moves":["W qf","B pass","W pass"]`) || !strings.Contains(string(data), `"rules":"qq komi=6.5 tie=B"`) {
+	if !strings.Contains(string(data), `"moves":["W qf","B pass","W pass"]`) || !strings.Contains(string(data), `"rules":"qq komi=6.5 tie=B"`) ||
+		!strings.Contains(string(data), `"played_at":"2026-11-29T00:00:00Z"`) || !strings.Contains(string(data), `"clock":[{"move":1,"color":"W","seconds":590.5,"periods":3}]`) {
 		t.Fatalf("JSON form: %s", data)
+	}
+	// What a record does not say is not written.
+	data, _ = json.Marshal(&Record{Size: 9, Rules: Chinese(), End: EndResign, EndBy: Black})
+	for _, absent := range []string{"played_at", "first", "comments", "clock", "event", "source"} {
+		if strings.Contains(string(data), `"`+absent+`"`) {
+			t.Errorf("empty %s written: %s", absent, data)
+		}
 	}
 }
 
