@@ -20,12 +20,12 @@ type ScoreParams struct {
 
 // SideScore is one side's part of a count.
 type SideScore struct {
-	Stones    int     `json:"stones"`    // live stones on the board
-	Territory int     `json:"territory"` // empty points (also under dead stones) surrounded only by this side; under territory scoring, not in seki nor needing a fill
+	Stones    int `json:"stones"`    // live stones on the board
+	Territory int `json:"territory"` // empty points (also under dead stones) surrounded only by this side; under territory scoring, not in seki nor needing a fill
 	// Fills: territory scoring: points of this side's territory it must
 	// fill itself once the dame are filled (a chain left with one
 	// liberty there), which count for no one.
-	Fills int `json:"fills,omitempty"`
+	Fills     int     `json:"fills,omitempty"`
 	Prisoners int     `json:"prisoners"` // stones captured in play plus dead stones removed at the end
 	Dame      float64 `json:"dame"`      // area scoring: this side's half of the dame
 	Penalty   float64 `json:"penalty"`   // points lost to penalties
