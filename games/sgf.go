@@ -102,8 +102,8 @@ func (p *sgfParser) skipSpace() {
 // slices are reused afterwards). Anything before the first '(' is ignored
 // (mail headers), and so is anything between or after game trees that is
 // not one (a stray ')', a signature), with a note. A root node written
-// without its ';' and game trees left open at the end of the input are
-// read as meant, with a note.
+// without its ';' is read as meant, with a note; a game tree left open at
+// the end of the input is an error (the file may be cut short).
 func (p *sgfParser) games(done func([]sgfNode, []string) error) error {
 	start := bytes.IndexByte(p.data, '(')
 	if start < 0 {
@@ -133,11 +133,9 @@ func (p *sgfParser) games(done func([]sgfNode, []string) error) error {
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			if n := len(stack); n > 0 {
-				if stack[0].nodes == 0 {
-					return p.errf(p.pos, "unexpected end of input: %d game tree(s) not closed", n)
-				}
-				p.note("the input ends with %d game tree(s) not closed by ')': closed there", n)
-				return finish()
+				// Not read as meant: a file cut short (a truncated
+				// upload) would be judged as another, shorter game.
+				return p.errf(p.pos, "unexpected end of input: %d game tree(s) not closed", n)
 			}
 			if games == 0 {
 				return p.errf(p.pos, "no game")

@@ -193,6 +193,7 @@ func TestParseSGFErrors(t *testing.T) {
 		msg    string
 	}{
 		{"", 0, "no game"},
+		{"(;SZ[19];B[pd]", 14, "not closed"}, // perhaps cut short: never read as a shorter game
 		{"(;SZ[19];B[pd", 10, "not closed by ']'"},
 		{"(;SZ[19];B[p!])", 10, "not a point"},
 		{"(;GM[2])", 4, "not a game of Go"},

@@ -206,7 +206,6 @@ func TestMalformedQuirks(t *testing.T) {
 				t.Errorf("size %d komi %v moves %v", r.Size, r.Komi, r.Moves)
 			}
 		}},
-		{"game tree not closed at the end", "(;SZ[9];B[ee];W[cc]", "not closed", wantMoves("B ee, W cc")},
 		{"property without value", "(;SZ[9]KM;B[ee])", "has no value", nil},
 		{"UTF-8 byte order mark", "\uFEFF(;SZ[9]PB[柯洁];B[ee])", "byte order mark", func(t *testing.T, r *Record) {
 			if r.Black.Name != "柯洁" {
