@@ -224,8 +224,14 @@ func TestRealCorpusAgreement(t *testing.T) {
 		for _, k := range kinds {
 			ks = append(ks, fmt.Sprintf("%s %d", k, tl.kinds[k]))
 		}
-		t.Logf("%s: %d records counted; GNU Go gives the recorded result in %d; the proposal gives it too in %d (%.1f%%), the bare count in %d; misses: %s",
-			rr.name, tl.records, tl.gnugoAgrees, tl.proposal, rate, tl.bare, strings.Join(ks, ", "))
+		winner := tl.proposal
+		for k, n := range tl.kinds {
+			if k != "winner differs" && k != "error" {
+				winner += n
+			}
+		}
+		t.Logf("%s: %d records counted; GNU Go gives the recorded result in %d; the proposal gives it too in %d (%.1f%%; the same winner in %d), the bare count in %d; misses: %s",
+			rr.name, tl.records, tl.gnugoAgrees, tl.proposal, rate, winner, tl.bare, strings.Join(ks, ", "))
 	}
 }
 
