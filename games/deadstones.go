@@ -63,8 +63,9 @@ func (e *Estimate) OwnerAt(p Point) float64 {
 // nor put a chain of two or more stones into atari (that would break
 // sekis), under simple ko, never suicide, until both pass; a player first
 // captures a chain the opponent's last move left in atari, or saves its
-// own chain that move put in atari; half the playouts start with Black,
-// half with White. A chain whose points its own colour keeps too rarely
+// own chain that move put in atari, and the first move of a playout takes
+// the largest chain of the opponent's already in atari; half the playouts
+// start with Black, half with White. A chain whose points its own colour keeps too rarely
 // (mean ownership below deadOwnership) is dead.
 //
 // The ruleset does not enter: life and death are the same under all of
@@ -122,12 +123,47 @@ func EstimateDead(b *Board, opt EstimateOptions) *Estimate {
 	return e
 }
 
-// deadChains applies the decision rule to every chain: not pass-alive and
-// mean ownership (from its own side) below deadOwnership, or lying in a
-// vital region of the opponent's pass-alive chains.
+// roomyChains marks the heads of chains that border an empty region of at
+// least bigEyeSpace points that only their colour borders: room for two
+// eyes that no opponent stone has entered. Random playouts defend such
+// room badly (the opponent invades and the owner does not answer), so
+// their ownership of it is no guide; players who passed leave it as
+// territory.
+func roomyChains(b *Board) *[maxIndex]bool {
+	var rg regions
+	col := b.color
+	rg.find(b, &col)
+	var roomy [maxIndex]bool
+	d := b.dirs()
+	for y := 0; y < b.size; y++ {
+		for x := 0; x < b.size; x++ {
+			i := b.index(x, y)
+			if b.color[i] != Empty {
+				continue
+			}
+			r := rg.region[i] - 1
+			t := rg.touch[r]
+			if rg.size[r] < bigEyeSpace || t != touchBlack && t != touchWhite {
+				continue
+			}
+			for k := 0; k < 4; k++ {
+				if q := i + d[k]; isStone(b.color[q]) {
+					roomy[b.head[q]] = true
+				}
+			}
+		}
+	}
+	return &roomy
+}
+
+// deadChains applies the decision rule to every chain: not pass-alive, not
+// bordering room for two eyes of its own (roomyChains), and mean ownership
+// (from its own side) below deadOwnership; or lying in a vital region of
+// the opponent's pass-alive chains.
 func deadChains(b *Board, own *[maxIndex]float64, settled *[maxIndex]Color) []Point {
 	var dead [maxIndex]bool
 	var done [maxIndex]bool
+	roomy := roomyChains(b)
 	var out []Point
 	for y := 0; y < b.size; y++ {
 		for x := 0; x < b.size; x++ {
@@ -144,6 +180,9 @@ func deadChains(b *Board, own *[maxIndex]float64, settled *[maxIndex]Color) []Po
 				case c.Opponent():
 					dead[h] = true
 				default:
+					if roomy[h] {
+						break
+					}
 					sum := 0.0
 					for s := h; ; {
 						sum += own[s]
@@ -185,6 +224,8 @@ type playout struct {
 	rng   rand.PCG
 	moves int   // plays made in all playouts so far, for benchmarks
 	last  int16 // the last play of the playout, 0 after a pass
+	// opening: the playout's first move is still to come.
+	opening bool
 }
 
 func (p *playout) init(b *Board, fixed *[maxIndex]Color) {
@@ -207,7 +248,7 @@ func (p *playout) run(seed, k uint64) {
 			}
 		}
 	}
-	p.last = 0
+	p.last, p.opening = 0, true
 	c := Black
 	if k%2 == 1 {
 		c = White
@@ -253,6 +294,17 @@ func (p *playout) move(c Color) bool {
 	if p.last != 0 {
 		if i := p.tactical(c); i != 0 {
 			if pl, err := b.check(c, i); err == nil && !p.selfAtari(c, &pl) {
+				p.play(c, &pl)
+				return true
+			}
+		}
+	} else if p.opening {
+		// The first move of a playout answers the position itself: a
+		// chain of the opponent's already in atari is taken (no last
+		// move points at it).
+		p.opening = false
+		if i := p.capturable(c); i != 0 {
+			if pl, err := b.check(c, i); err == nil {
 				p.play(c, &pl)
 				return true
 			}
@@ -324,6 +376,27 @@ func (p *playout) tactical(c Color) int16 {
 		}
 	}
 	return 0
+}
+
+// capturable returns the liberty of the largest chain of the opponent's
+// in atari, 0 if none (or if that liberty is settled: no one plays there).
+func (p *playout) capturable(c Color) int16 {
+	b := &p.b
+	opp := c.Opponent()
+	var best int16
+	size := int16(0)
+	for y := 0; y < b.size; y++ {
+		i := b.index(0, y)
+		for x := 0; x < b.size; x, i = x+1, i+1 {
+			if b.color[i] != opp || b.head[i] != i || b.count[i] <= size {
+				continue
+			}
+			if lib := b.atariLiberty(i); lib != 0 && p.fixed[lib] == Empty {
+				best, size = lib, b.count[i]
+			}
+		}
+	}
+	return best
 }
 
 // atariLiberty returns the only liberty of the chain with head h, or 0

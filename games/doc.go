@@ -1,16 +1,37 @@
 // Package games is the rules engine of Go and the game record: boards of
 // 5×5 to 25×25, plays and passes, captures, suicide (multi-stone suicide
-// under Ing rules), simple ko, positional and situational superko,
-// handicap, rulesets as values (Chinese, Japanese, Ing, QQ presets or
-// explicit parameters), replay with typed errors, counting (area,
-// territory with seki detection, Ing; komi, handicap compensation,
-// penalties), results in SGF form, and SGF FF[4] in and out.
+// under Ing and NZ rules), simple ko, positional and situational superko,
+// handicap, rulesets as values (Chinese, Japanese/Korean, Ing, QQ, AGA,
+// NZ presets in one table, rulesetTable, or explicit parameters), replay
+// with typed errors, counting (area, territory with seki detection, Ing;
+// komi, handicap compensation, penalties), results in SGF form, and game
+// records in and out: SGF FF[4] out, and in, SGF as every server writes
+// it, Tygem .gib and Pandanet .ugf/.ugi.
+//
+// ReadRecords reads a file of one or several games. Real files say what
+// they mean in many ways; the reader takes what a file means whenever
+// that is clear and lists what it assumed in Record.Assumptions, never
+// silently: result texts of every server and language (readResult: "B+R
+// (timeout)", 黑中盘胜, 白胜3又1/4子, Fox's margins in stones), komi ×100
+// and in stones (komiScale), PL and omitted passes, Fox's handicap
+// stones written as moves, duplicate properties, setup after moves
+// (maxSetupAfterMoves), stray text, UTF-8 with a byte order mark, UTF-16
+// and Latin-1. Other charsets (GBK, Big5, Shift_JIS, …) are decoded
+// through ReadOptions.Decode, which games/charset fills: games itself
+// stays free of the decoding tables. What the record says besides the
+// moves (date and PlayedAt, event, round, place, times, comments, clock,
+// source) is kept and written back.
 //
 // The entry point for a finished game is Judge: it checks a Record field by
 // field, replays every move, counts the final position when the game
-// ended by counting, and compares the outcome with the claimed result. It
-// returns a Verdict or one of four typed errors, each matching a sentinel
-// with errors.Is:
+// ended by counting, and compares the outcome with the claimed result.
+// JudgeWith does the same with JudgeOptions for counted records that
+// mark no dead stones: the judge proposes them (EstimateDead) and the
+// verdict carries the proposal when its count gives the claim; a server's
+// claim may be trusted (Verdict.CountUnverified, with the computed
+// result); a KM[0] even game that a usual komi explains says so
+// (KomiFits). It returns a Verdict or one of four typed errors, each
+// matching a sentinel with errors.Is:
 //
 //	*InvalidRecordError  ErrInvalidRecord  a field is wrong (Field names it)
 //	*MoveError           ErrIllegalMove    the first illegal move; unwraps to
@@ -37,10 +58,11 @@
 //
 // EstimateDead proposes the dead stones of a final position for the
 // online flow to show first (rankctl score --estimate-dead): stones of
-// pass-alive chains (Benson) are never dead; the rest are judged by the
-// ownership that many random playouts from the position give, and a chain
-// the opponent ends up owning is proposed dead. A record still carries the
-// dead stones both players agreed.
+// pass-alive chains (Benson) are never dead, nor chains bordering room
+// for two eyes that only their colour borders (roomyChains); the rest are
+// judged by the ownership that many random playouts from the position
+// give, and a chain the opponent ends up owning is proposed dead. A record
+// still carries the dead stones both players agreed.
 //
 // Time controls (TimeControl, TimePresets) have one text form,
 // "600+3x30", used by pools, pending games and exams alike.
@@ -50,5 +72,6 @@
 //
 // games imports only the standard library: the rules, the record and
 // the time controls are pure. It must not import ranks, rating, any other
-// package of this module, or any driver.
+// package of this module (games/charset included: it is called through
+// the Decoder type), or any driver.
 package games

@@ -85,10 +85,17 @@ func (e *MoveError) Reason() string { return ReasonCode(e.Err) }
 type ResultMismatchError struct {
 	Claimed  string // as the record gives it
 	Computed string // what the engine found, SGF form
+	// KomiFits: the record's komi is 0 in an even game and this usual
+	// komi gives the claim (KM[0] is likely a missing komi); nil if none.
+	KomiFits *float64
 }
 
 func (e *ResultMismatchError) Error() string {
-	return fmt.Sprintf("claimed result %s, but the game gives %s", e.Claimed, e.Computed)
+	msg := fmt.Sprintf("claimed result %s, but the game gives %s", e.Claimed, e.Computed)
+	if e.KomiFits != nil {
+		msg += fmt.Sprintf(" (komi %s gives the claim: KM[0] is likely a missing komi)", strconv.FormatFloat(*e.KomiFits, 'f', -1, 64))
+	}
+	return msg
 }
 
 // Unwrap gives ErrResultMismatch.

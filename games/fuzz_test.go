@@ -64,6 +64,11 @@ func FuzzParseSGF(f *testing.F) {
 		"(;PB[a\\]b]PW[c\\\nd];B[aa:bb])(;SZ[5];B[])",
 		"(;SZ[5]KM[0]AB[ca][cb][cc][cd][ce]AW[ac][eb];B[];W[]TB[aa][ac][ae]TW[dc][eb])",
 		"(;SZ[9]RE[W+F]ER[escape:B];B[ee])",
+		// Quirks of real files (sgfquirks_test.go).
+		"(;FF[3]SZ[9]KM[375]RE[黑中盘胜]AP[a]AP[b];B[ee];;W[cc];W[gg]C[x]BL[10]OB[2])",
+		"(SZ[19]HA[0];B[pd];B[dp];W[qo]AB[aa];AE[pd];B[cc]))",
+		"\uFEFF(;PL[W]AB[aa]AB[bb]AW[cc]RE[W+1.25]DT[2024-01-02];W[ee];B[];W[dd]TB[aa:bb]",
+		"(;SZ[9]RE[B+R (timeout)]MULTIGOGM[1]HA[3]AB[aa][bb];W[ee]) junk (;SZ[5]RE[W])",
 	} {
 		f.Add([]byte(s))
 	}
@@ -75,6 +80,28 @@ func FuzzParseSGF(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		recs, err := ParseSGF(data)
+		if err != nil {
+			if _, ok := err.(*SGFError); !ok {
+				t.Fatalf("error %T %v is not an *SGFError", err, err)
+			}
+			return
+		}
+		for _, r := range recs {
+			roundTrip(t, r)
+		}
+	})
+}
+
+// FuzzReadRecords: any file read through ReadRecords (SGF, .gib, .ugf)
+// gives records or an *SGFError, never a panic, and every record writes
+// out and reads back to itself.
+func FuzzReadRecords(f *testing.F) {
+	f.Add([]byte(gibFile))
+	f.Add([]byte(ugfFile))
+	f.Add([]byte("(;SZ[9]PB[\xbf\xc2];B[ee])"))
+	f.Add(utf16File("(;SZ[9]PB[李];B[ee])", false, true))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		recs, err := ReadRecords(data, ReadOptions{})
 		if err != nil {
 			if _, ok := err.(*SGFError); !ok {
 				t.Fatalf("error %T %v is not an *SGFError", err, err)

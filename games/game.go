@@ -55,14 +55,15 @@ func NewGame(size int, rules Ruleset, handicap int, setup []Stone) (*Game, error
 // newGame is NewGame with room for moves moves made up front.
 func newGame(size int, rules Ruleset, handicap int, setup []Stone, moves int) (*Game, error) {
 	g := new(Game)
-	if err := g.start(size, rules, handicap, setup, moves); err != nil {
+	if err := g.start(size, rules, handicap, setup, Empty, moves); err != nil {
 		return nil, err
 	}
 	return g, nil
 }
 
-// start (re)starts g as a new game, reusing its memory.
-func (g *Game) start(size int, rules Ruleset, handicap int, setup []Stone, moves int) error {
+// start (re)starts g as a new game, reusing its memory. first is the
+// colour to move first; Empty: Black, or White after handicap stones.
+func (g *Game) start(size int, rules Ruleset, handicap int, setup []Stone, first Color, moves int) error {
 	if err := rules.Validate(); err != nil {
 		return err
 	}
@@ -93,6 +94,13 @@ func (g *Game) start(size int, rules Ruleset, handicap int, setup []Stone, moves
 	g.first = Black
 	if handicap >= 2 {
 		g.first = White
+	}
+	switch first {
+	case Empty:
+	case Black, White:
+		g.first = first
+	default:
+		return invalid("first", "the first player must be B or W")
 	}
 	g.toMove = g.first
 	g.Reserve(moves)

@@ -3,9 +3,11 @@ package games
 import (
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestJudge(t *testing.T) {
@@ -74,7 +76,7 @@ func TestJudge(t *testing.T) {
 					t.Fatal(err)
 				}
 				v.Score = nil
-				if v != tc.want {
+				if !reflect.DeepEqual(v, tc.want) {
 					t.Fatalf("got %+v\nwant %+v", v, tc.want)
 				}
 				return
@@ -129,6 +131,9 @@ func TestRecordJSON(t *testing.T) {
 		Moves: seq("W qf, B pass, W pass"), End: EndScore, Dead: []Point{pt("qf")}, Result: "B+361",
 		Black: Player{"黑", "2d"}, White: Player{"white", "1k"}, Date: "2026-11-29",
 		Penalties: Penalties{WhiteOvertime: 1},
+		First:     White, PlayedAt: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Event: "联赛", Round: "3", Place: "Fox",
+		GameName: "g", TimeLimit: "600", Overtime: "3x30 byo-yomi", Source: "foxwq",
+		Comments: []Comment{{0, "game"}, {2, "after B pass"}}, Clock: []Clock{{1, White, 590.5, 3}},
 	}
 	data, err := json.Marshal(r)
 	if err != nil {
@@ -141,7 +146,88 @@ func TestRecordJSON(t *testing.T) {
 	if !reflect.DeepEqual(*r, back) {
 		t.Fatalf("JSON round trip\n%s\nbefore %+v\nafter  %+v", data, *r, back)
 	}
-	if !strings.Contains(string(data), `"moves":["W qf","B pass","W pass"]`) || !strings.Contains(string(data), `"rules":"qq komi=6.5 tie=B"`) {
+	if !strings.Contains(string(data), `"moves":["W qf","B pass","W pass"]`) || !strings.Contains(string(data), `"rules":"qq komi=6.5 tie=B"`) ||
+		!strings.Contains(string(data), `"played_at":"2026-11-29T00:00:00Z"`) || !strings.Contains(string(data), `"clock":[{"move":1,"color":"W","seconds":590.5,"periods":3}]`) {
 		t.Fatalf("JSON form: %s", data)
+	}
+	// What a record does not say is not written.
+	data, _ = json.Marshal(&Record{Size: 9, Rules: Chinese(), End: EndResign, EndBy: Black})
+	for _, absent := range []string{"played_at", "first", "comments", "clock", "event", "source"} {
+		if strings.Contains(string(data), `"`+absent+`"`) {
+			t.Errorf("empty %s written: %s", absent, data)
+		}
+	}
+}
+
+// TestJudgeWithProposal: GNU Go's corpus games without their dead stones
+// are refused by Judge, accepted by JudgeWith with the proposal, and a
+// wrong claim is trusted only when asked, with both results.
+func TestJudgeWithProposal(t *testing.T) {
+	files, _ := filepath.Glob("testdata/deadstones/gnugo-9-00*.sgf")
+	if len(files) < 10 {
+		t.Fatalf("corpus: %d files", len(files))
+	}
+	opt := JudgeOptions{ProposeDead: true, Estimate: EstimateOptions{Playouts: 300, Seed: 1}}
+	proposed := 0
+	for _, f := range files[:10] {
+		r := readRecord(t, f)
+		agreed := r.Dead
+		r.Dead = nil
+		if _, err := Judge(r); !errors.Is(err, ErrResultMismatch) {
+			t.Fatalf("%s: without its dead stones the plain count should miss the claim: %v", f, err)
+		}
+		v, err := JudgeWith(r, opt)
+		if err != nil {
+			continue // the proposal missed: measured by TestDeadStoneCorpus
+		}
+		proposed++
+		if len(v.ProposedDead) == 0 || v.CountUnverified || v.Result != r.Result || v.Score == nil || !reflect.DeepEqual(v.Score.Dead, v.ProposedDead) {
+			t.Errorf("%s: %+v", f, v)
+		}
+		if !reflect.DeepEqual(v.ProposedDead, agreed) {
+			t.Logf("%s: proposal %v differs from GNU Go's %v but gives the same count", f, v.ProposedDead, agreed)
+		}
+		// A claim the count does not give: refused, unless trusted.
+		r.Result = "B+100.5"
+		if _, err := JudgeWith(r, opt); !errors.Is(err, ErrResultMismatch) {
+			t.Errorf("%s: a wrong claim was accepted: %v", f, err)
+		}
+		trust := opt
+		trust.TrustClaim = true
+		v, err = JudgeWith(r, trust)
+		if err != nil || !v.CountUnverified || v.Result != "B+100.5" || v.Winner != Black || v.Margin != 100.5 || v.Computed == "" || v.Computed == v.Result {
+			t.Errorf("%s: trusted claim: %+v %v", f, v, err)
+		}
+	}
+	if proposed < 8 {
+		t.Errorf("the proposal gave the claim in only %d of 10 games", proposed)
+	}
+	// Trust never covers what the record itself contradicts.
+	r := &Record{Size: 9, Rules: Chinese(), Komi: 7.5, Moves: seq("B ee"), End: EndResign, EndBy: Black, Result: "B+R"}
+	if _, err := JudgeWith(r, JudgeOptions{TrustClaim: true}); !errors.Is(err, ErrResultMismatch) {
+		t.Errorf("the resigner as winner, trusted: %v", err)
+	}
+}
+
+// TestJudgeKomiFits: Fox writes KM[0] in even games; a claim that only a
+// usual komi gives is reported with that komi.
+func TestJudgeKomiFits(t *testing.T) {
+	r := &Record{Size: 9, Rules: Chinese(), Komi: 0, Moves: seq("B ee, W cc, B pass, W pass"), End: EndScore, Result: "W+7.5"}
+	var rme *ResultMismatchError
+	// Without dead stones a count says nothing about komi.
+	if _, err := Judge(r); !errors.As(err, &rme) || rme.KomiFits != nil {
+		t.Fatalf("KM[0], no dead stones: %v", err)
+	}
+	_, err := JudgeWith(r, JudgeOptions{ProposeDead: true})
+	if !errors.As(err, &rme) || rme.KomiFits == nil || *rme.KomiFits != 7.5 || !strings.Contains(err.Error(), "missing komi") {
+		t.Fatalf("KM[0]: %v", err)
+	}
+	v, err := JudgeWith(r, JudgeOptions{TrustClaim: true, ProposeDead: true})
+	if err != nil || !v.CountUnverified || v.KomiFits == nil || *v.KomiFits != 7.5 || v.Computed != "0" {
+		t.Fatalf("trusted: %+v %v", v, err)
+	}
+	r.Result = "W+1.5" // no usual komi gives it
+	if _, err := JudgeWith(r, JudgeOptions{ProposeDead: true}); !errors.As(err, &rme) || rme.KomiFits != nil {
+		t.Fatalf("no komi fits: %v", err)
 	}
 }

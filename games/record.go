@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Player is one side's name and rank as the record gives them.
@@ -35,9 +36,45 @@ type Record struct {
 	White     Player    `json:"white"`
 	Date      string    `json:"date,omitempty"` // as given (SGF DT)
 	Penalties Penalties `json:"penalties"`
+	// First is the colour that moves first when it is not the usual one
+	// (Black, or White after two or more handicap stones): SGF PL, or a
+	// record that starts with the other colour. Empty: the usual.
+	First Color `json:"first,omitempty"`
+
+	// What the record says about the game besides the moves, kept as
+	// given (SGF names in brackets). None of it changes the judgement.
+	PlayedAt  time.Time `json:"played_at,omitzero"`   // the day (and time) played, from Date; zero when absent or unreadable
+	Event     string    `json:"event,omitempty"`      // EV
+	Round     string    `json:"round,omitempty"`      // RO
+	Place     string    `json:"place,omitempty"`      // PC
+	GameName  string    `json:"game_name,omitempty"`  // GN
+	TimeLimit string    `json:"time_limit,omitempty"` // TM: main time, seconds as given
+	Overtime  string    `json:"overtime,omitempty"`   // OT: the overtime system as given
+	// Source is the program or server that wrote the record (AP), or the
+	// format it was converted from ("Tygem .gib").
+	Source   string    `json:"source,omitempty"`
+	Comments []Comment `json:"comments,omitempty"` // C (GC for the game)
+	Clock    []Clock   `json:"clock,omitempty"`    // BL/WL, OB/OW: time left after moves
+
 	// Assumptions says what a reader assumed to accept a quirky file
 	// (komi ×100, missing final passes, …). Not written back.
 	Assumptions []string `json:"assumptions,omitempty"`
+}
+
+// Comment is a comment of the record: on the game (Move 0, SGF GC or the
+// root's C) or after move Move (numbered from 1, passes included).
+type Comment struct {
+	Move int    `json:"move"`
+	Text string `json:"text"`
+}
+
+// Clock is the time a player had left after move Move (SGF BL/WL), and in
+// overtime the periods or stones left (OB/OW), 0 when not given.
+type Clock struct {
+	Move    int     `json:"move"`
+	Color   Color   `json:"color"`
+	Seconds float64 `json:"seconds"`
+	Periods int     `json:"periods,omitempty"`
 }
 
 // Verdict is the engine's judgement of a record.
@@ -51,6 +88,19 @@ type Verdict struct {
 	// Cycle is the move at which a repetition cycle ended the game
 	// (rulesets without superko), 0 if none.
 	Cycle int `json:"cycle,omitempty"`
+	// ProposedDead: the record marked no dead stones, and these, proposed
+	// by the judge (JudgeOptions.ProposeDead), are the ones Score counted.
+	// Not agreed by the players: shown as proposed.
+	ProposedDead []Point `json:"proposed_dead,omitempty"`
+	// CountUnverified: the count did not give the claimed result, and the
+	// claim was trusted (JudgeOptions.TrustClaim). Result is the claim;
+	// Computed what the count gave.
+	CountUnverified bool   `json:"count_unverified,omitempty"`
+	Computed        string `json:"computed,omitempty"`
+	// KomiFits: the record's komi is 0 in an even game, its count does
+	// not give the claim, and this usual komi would: KM[0] is likely a
+	// missing komi.
+	KomiFits *float64 `json:"komi_fits,omitempty"`
 }
 
 // Replay plays the record's moves from its setup. It returns the game
@@ -69,7 +119,7 @@ func Replay(r *Record) (*Game, error) {
 // replay (re)starts g from the record's setup and plays its moves;
 // started is false when the game could not even be set up.
 func (g *Game) replay(r *Record) (started bool, err error) {
-	if err := g.start(r.Size, r.Rules, r.Handicap, r.Setup, len(r.Moves)); err != nil {
+	if err := g.start(r.Size, r.Rules, r.Handicap, r.Setup, r.First, len(r.Moves)); err != nil {
 		return false, err
 	}
 	for i, m := range r.Moves {
@@ -134,6 +184,44 @@ func (r *Record) validate() error {
 // Limit and Got past MaxMoves), *MoveError (the first illegal move),
 // *ResultMismatchError (claimed and computed).
 func Judge(r *Record) (Verdict, error) {
+	return JudgeWith(r, JudgeOptions{})
+}
+
+// JudgeOptions say how JudgeWith treats a counted game whose count does
+// not give the claimed result by itself. The zero value is Judge.
+type JudgeOptions struct {
+	// ProposeDead: when a counted record marks no dead stones and the
+	// count of the position as it stands does not give the claimed
+	// result, the judge proposes them (EstimateDead). If the count with
+	// the proposal gives the claimed result, the verdict carries the
+	// proposal (Verdict.ProposedDead, Verdict.Score counted with it).
+	ProposeDead bool
+	// TrustClaim: when the count (with the proposal, if any) still does
+	// not give the claimed result, accept the claim instead of failing
+	// with *ResultMismatchError: the verdict gives the claimed result and
+	// says CountUnverified, with the result the count gave. For records
+	// from a game server, which is trusted for results. A claim the
+	// record itself contradicts (a resignation by the winner, a move
+	// after a repetition cycle) is still refused.
+	TrustClaim bool
+	// Estimate tunes the proposal; its zero value is EstimateDead's
+	// defaults with seed 0 (the same record gets the same proposal).
+	Estimate EstimateOptions
+}
+
+// likelyKomi are the komi a record that says KM[0] in an even game (Fox
+// writes so) may have been played with, tried after the ruleset's own:
+// the usual komi of area and of territory counting.
+var likelyKomi = []float64{7.5, 6.5}
+
+// JudgeWith is Judge with options for counted records that come without
+// dead stones (most servers and databases send none): see JudgeOptions.
+// A counted record whose komi is 0 in an even game and whose claim a
+// usual komi would give has that komi reported (Verdict.KomiFits, or
+// ResultMismatchError.KomiFits): KM[0] is then likely a missing komi.
+// Only a count with dead stones (agreed, or proposed under ProposeDead)
+// is asked.
+func JudgeWith(r *Record, opt JudgeOptions) (Verdict, error) {
 	if err := r.validate(); err != nil {
 		return Verdict{}, err
 	}
@@ -163,11 +251,28 @@ func Judge(r *Record) (Verdict, error) {
 	} else {
 		switch r.End {
 		case EndScore:
-			s, err := ScorePosition(&g.board, ScoreParams{Rules: r.Rules, Komi: r.Komi, Handicap: r.Handicap, Dead: r.Dead, Penalties: r.Penalties})
+			sp := ScoreParams{Rules: r.Rules, Komi: r.Komi, Handicap: r.Handicap, Dead: r.Dead, Penalties: r.Penalties}
+			s, err := ScorePosition(&g.board, sp)
 			if err != nil {
 				return Verdict{}, err
 			}
 			v.Score, computed = s, s.Result
+			if opt.ProposeDead && len(r.Dead) == 0 && (!hasClaim || !claimed.agrees(computed)) {
+				est := EstimateDead(&g.board, opt.Estimate)
+				if len(est.Dead) > 0 {
+					sp.Dead = est.Dead
+					if ps, err := ScorePosition(&g.board, sp); err == nil {
+						// The proposal is the better count whether or
+						// not it gives the claim.
+						v.Score, computed = ps, ps.Result
+						v.ProposedDead = est.Dead
+					}
+				}
+			}
+			// A count without the dead stones says nothing about komi.
+			if hasClaim && !claimed.agrees(computed) && (len(r.Dead) > 0 || opt.ProposeDead) {
+				v.KomiFits = komiFits(&g.board, r, sp, claimed)
+			}
 		case EndDraw, EndVoid:
 			computed = Result{End: r.End}
 		default:
@@ -175,10 +280,32 @@ func Judge(r *Record) (Verdict, error) {
 		}
 	}
 	if hasClaim && !claimed.agrees(computed) {
-		return Verdict{}, &ResultMismatchError{Claimed: strings.TrimSpace(r.Result), Computed: computed.String()}
+		if !opt.TrustClaim || r.End != EndScore || v.Cycle > 0 || claimed.End != EndScore && !claimed.IsDraw() {
+			return Verdict{}, &ResultMismatchError{Claimed: strings.TrimSpace(r.Result), Computed: computed.String(), KomiFits: v.KomiFits}
+		}
+		v.CountUnverified, v.Computed = true, computed.String()
+		v.Winner, v.Margin, v.Result = claimed.Winner, claimed.Margin, claimed.String()
+		return v, nil
 	}
+	v.KomiFits = nil
 	v.Winner, v.Margin, v.Result = computed.Winner, computed.Margin, computed.String()
 	return v, nil
+}
+
+// komiFits returns the usual komi under which the position's count gives
+// the claim, when the record's komi is 0 in an even game; nil otherwise.
+func komiFits(b *Board, r *Record, sp ScoreParams, claimed Result) *float64 {
+	if r.Komi != 0 || r.Handicap != 0 {
+		return nil
+	}
+	tries := append([]float64{r.Rules.Komi}, likelyKomi...)
+	for _, k := range tries {
+		sp.Komi = k
+		if s, err := ScorePosition(b, sp); err == nil && claimed.agrees(s.Result) {
+			return &k
+		}
+	}
+	return nil
 }
 
 // Score counts the final position of the record with its agreed dead

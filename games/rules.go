@@ -3,6 +3,7 @@ package games
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -65,84 +66,133 @@ type Ruleset struct {
 	// of two or more handicap stones, in points of margin (Chinese: half a
 	// stone per handicap stone, which is one point of margin).
 	HandicapCompensation float64
-	TieWinner            Color   // who wins an exactly even count; Empty: a draw
-	WarningPenalty       float64 // points lost per warning
-	WarningsToLose       int     // this many warnings lose the game; 0: never
-	OvertimePenalty      float64 // points lost per overtime period taken
-	CycleDraw            bool    // a repetition cycle is a draw rather than no result
+	// UncompensatedStones: the first this many handicap stones earn White
+	// nothing (AGA: 1, so White gets HA−1 points).
+	UncompensatedStones int
+	// HandicapKomi is the komi of handicap games when the record gives
+	// none (AGA: 0.5).
+	HandicapKomi    float64
+	TieWinner       Color   // who wins an exactly even count; Empty: a draw
+	WarningPenalty  float64 // points lost per warning
+	WarningsToLose  int     // this many warnings lose the game; 0: never
+	OvertimePenalty float64 // points lost per overtime period taken
+	CycleDraw       bool    // a repetition cycle is a draw rather than no result
 }
 
-// Chinese rules (2002): situational superko, area counting, komi 3¾
-// stones, half the handicap returned to White, a warning costs one stone
-// and the second loses.
-func Chinese() Ruleset {
-	return Ruleset{
+// The named rulesets, in one table: counting, ko rule, suicide, komi of
+// even games and of handicap games, handicap compensation, and the rest.
+// The order is the order String prefers them in; aliases are what SGF RU
+// values and people call them (compared after normalizeRulesName).
+var rulesetTable = []struct {
+	name    string
+	aliases []string
+	rules   Ruleset
+}{
+	// Chinese rules (2002): situational superko, area counting, komi 3¾
+	// stones, half a stone per handicap stone returned to White, a warning
+	// costs one stone and the second loses.
+	{"chinese", []string{"cn", "china", "chn", "中国", "中國", "中国规则", "zh", "chinese area", "fox", "野狐"}, Ruleset{
 		Ko: KoSituational, Scoring: ScoringArea, Komi: 7.5, PassesToEnd: 2,
 		HandicapCompensation: 1, WarningPenalty: 2, WarningsToLose: 2,
-	}
+	}},
+	// Japanese (and Korean) rules: simple ko, territory counting with seki
+	// points counting for no one, komi 6.5, no handicap compensation.
+	{"japanese", []string{"jp", "japan", "jpn", "日本", "日本規則", "nihon", "korean", "kr", "korea", "kor", "韩国", "韓国", "한국", "japanese territory", "korean territory"}, Ruleset{
+		Ko: KoSimple, Scoring: ScoringTerritory, Komi: 6.5, PassesToEnd: 2,
+	}},
+	// Ing rules: area counting in points, komi 8 with a tie going to Black,
+	// multi-stone suicide allowed, 2 points per overtime period.
+	{"ing", []string{"goe", "ing's", "ings", "应氏", "應氏", "sst"}, Ruleset{
+		Ko: ingKo, MultiStoneSuicide: true, Scoring: ScoringArea, Komi: 8, PassesToEnd: 2,
+		HandicapCompensation: 1, TieWinner: Black, OvertimePenalty: 2,
+	}},
+	// QQ is the QQ game Go room: simple ko, area counting, komi 3¾ stones,
+	// and play ends when both players have passed three times in a row.
+	{"qq", []string{"tencent", "腾讯", "野狐qq"}, Ruleset{
+		Ko: KoSimple, Scoring: ScoringArea, Komi: 7.5, PassesToEnd: 6, HandicapCompensation: 1,
+	}},
+	// AGA (American Go Association, 2004): situational superko, area
+	// counting, komi 7.5, and half a point in handicap games. Each pass
+	// gives the opponent a stone and White passes last, which makes its
+	// territory count equal its area count; counting area, as here, the
+	// pass stones need not be counted. White gets a point per handicap
+	// stone after the first (HA−1).
+	{"aga", []string{"american", "usa", "us", "bga", "british", "french", "aga area"}, Ruleset{
+		Ko: KoSituational, Scoring: ScoringArea, Komi: 7.5, HandicapKomi: 0.5, PassesToEnd: 2,
+		HandicapCompensation: 1, UncompensatedStones: 1,
+	}},
+	// New Zealand: area counting, positional superko, suicide of more than
+	// one stone allowed (a suicide of one stone changes nothing and is not
+	// played), komi 7; no handicap compensation.
+	{"nz", []string{"new zealand", "newzealand", "nzga", "tromp taylor", "tromptaylor"}, Ruleset{
+		Ko: KoPositional, MultiStoneSuicide: true, Scoring: ScoringArea, Komi: 7, PassesToEnd: 2,
+	}},
 }
 
-// Japanese (and Korean) rules: simple ko, territory counting with seki
-// points counting for no one, komi 6.5, no handicap compensation.
-func Japanese() Ruleset {
-	return Ruleset{Ko: KoSimple, Scoring: ScoringTerritory, Komi: 6.5, PassesToEnd: 2}
+func presetRules(name string) Ruleset {
+	for _, p := range rulesetTable {
+		if p.name == name {
+			return p.rules
+		}
+	}
+	panic("games: no preset " + name)
 }
+
+// Chinese rules (2002); see rulesetTable.
+func Chinese() Ruleset { return presetRules("chinese") }
+
+// Japanese (and Korean) rules; see rulesetTable.
+func Japanese() Ruleset { return presetRules("japanese") }
 
 // ingKo is decided: the documents name Ing's own ko classification
 // (劫分争搅) without stating it; situational superko is the nearest
 // standard rule and never lets a game cycle.
 const ingKo = KoSituational
 
-// Ing rules: area counting in points, komi 8 with a tie going to Black,
-// multi-stone suicide allowed, 2 points per overtime period.
-func Ing() Ruleset {
-	return Ruleset{
-		Ko: ingKo, MultiStoneSuicide: true, Scoring: ScoringArea, Komi: 8, PassesToEnd: 2,
-		HandicapCompensation: 1, TieWinner: Black, OvertimePenalty: 2,
+// Ing rules; see rulesetTable.
+func Ing() Ruleset { return presetRules("ing") }
+
+// QQ is the QQ game Go room's rules; see rulesetTable.
+func QQ() Ruleset { return presetRules("qq") }
+
+// AGA rules; see rulesetTable.
+func AGA() Ruleset { return presetRules("aga") }
+
+// NZ is the New Zealand rules; see rulesetTable.
+func NZ() Ruleset { return presetRules("nz") }
+
+var rulesNameSeparators = strings.NewReplacer("_", " ", "-", " ", ".", " ")
+
+// normalizeRulesName makes "Japanese Rules", "japanese_rules" and
+// " JAPANESE " one name.
+func normalizeRulesName(name string) string {
+	n := strings.ToLower(strings.TrimSpace(name))
+	n = rulesNameSeparators.Replace(n)
+	n = strings.Join(strings.Fields(n), " ")
+	for _, suffix := range []string{" rules", " rule", "规则", "規則", "룰"} {
+		n = strings.TrimSuffix(n, suffix)
 	}
-}
-
-// QQ is the QQ game Go room: simple ko, area counting, komi 3¾ stones,
-// and play ends when both players have passed three times in a row.
-func QQ() Ruleset {
-	return Ruleset{Ko: KoSimple, Scoring: ScoringArea, Komi: 7.5, PassesToEnd: 6, HandicapCompensation: 1}
-}
-
-// presets in the order String prefers them.
-var presets = []struct {
-	name string
-	r    func() Ruleset
-}{{"chinese", Chinese}, {"japanese", Japanese}, {"ing", Ing}, {"qq", QQ}}
-
-// rulesetAliases maps what SGF RU values say to our presets.
-var rulesetAliases = map[string]string{
-	"chinese": "chinese", "cn": "chinese", "china": "chinese", "中国": "chinese",
-	"japanese": "japanese", "jp": "japanese", "japan": "japanese", "korean": "japanese", "kr": "japanese",
-	"ing": "ing", "goe": "ing", "ing's": "ing",
-	"qq": "qq",
+	return strings.TrimSpace(n)
 }
 
 // Preset returns the named ruleset: chinese, japanese (or korean), ing
-// (or goe) or qq, any case.
+// (or goe), qq, aga or nz, any case, or one of their aliases.
 func Preset(name string) (Ruleset, bool) {
-	n, ok := rulesetAliases[strings.ToLower(strings.TrimSpace(name))]
-	if !ok {
-		return Ruleset{}, false
-	}
-	for _, p := range presets {
-		if p.name == n {
-			return p.r(), true
+	n := normalizeRulesName(name)
+	for _, p := range rulesetTable {
+		if p.name == n || slices.Contains(p.aliases, n) {
+			return p.rules, true
 		}
 	}
 	return Ruleset{}, false
 }
 
 // DefaultKomi is the komi of a game whose record states none: the
-// ruleset's komi in even games, none in handicap games (rules.md §6:
-// handicap games, and 让先, have no komi).
+// ruleset's komi in even games, its handicap komi in handicap games
+// (rules.md §6: none under ours; AGA half a point), none in 让先.
 func DefaultKomi(r Ruleset, handicap int) float64 {
 	if handicap > 0 {
-		return 0
+		return r.HandicapKomi
 	}
 	return r.Komi
 }
@@ -153,7 +203,7 @@ func compensation(r Ruleset, handicap int) float64 {
 	if handicap < 2 {
 		return 0
 	}
-	return r.HandicapCompensation * float64(handicap)
+	return r.HandicapCompensation * float64(max(0, handicap-r.UncompensatedStones))
 }
 
 // Validate reports the first parameter out of range.
@@ -167,10 +217,12 @@ func (r Ruleset) Validate() error {
 		return invalid("rules", "passes to end play must be at least 1, not %d", r.PassesToEnd)
 	case r.TieWinner == border:
 		return invalid("rules", "bad tie winner")
-	case !halfPoints(r.Komi) || !halfPoints(r.HandicapCompensation) || !halfPoints(r.WarningPenalty) || !halfPoints(r.OvertimePenalty):
+	case !halfPoints(r.Komi) || !halfPoints(r.HandicapKomi) || !halfPoints(r.HandicapCompensation) || !halfPoints(r.WarningPenalty) || !halfPoints(r.OvertimePenalty):
 		return invalid("rules", "komi, compensation and penalties must be whole or half points")
 	case r.WarningsToLose < 0:
 		return invalid("rules", "warnings to lose must not be negative")
+	case r.UncompensatedStones < 0 || r.UncompensatedStones > MaxHandicap:
+		return invalid("rules", "uncompensated handicap stones must be 0..%d, not %d", MaxHandicap, r.UncompensatedStones)
 	}
 	return nil
 }
@@ -181,7 +233,7 @@ func halfPoints(v float64) bool {
 }
 
 // ruleParams are the parameter names of the text form, in order.
-var ruleParams = []string{"ko", "suicide", "scoring", "komi", "passes", "compensation", "tie", "warning", "warnings", "overtime", "cycle"}
+var ruleParams = []string{"ko", "suicide", "scoring", "komi", "passes", "compensation", "tie", "warning", "warnings", "overtime", "cycle", "uncompensated", "handicapkomi"}
 
 func (r Ruleset) param(name string) string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
@@ -217,6 +269,10 @@ func (r Ruleset) param(name string) string {
 			return "draw"
 		}
 		return "void"
+	case "uncompensated":
+		return strconv.Itoa(r.UncompensatedStones)
+	case "handicapkomi":
+		return f(r.HandicapKomi)
 	}
 	return ""
 }
@@ -263,6 +319,10 @@ func (r *Ruleset) setParam(name, v string) error {
 		r.WarningsToLose, err = strconv.Atoi(v)
 	case "overtime":
 		r.OvertimePenalty, err = num()
+	case "uncompensated":
+		r.UncompensatedStones, err = strconv.Atoi(v)
+	case "handicapkomi":
+		r.HandicapKomi, err = num()
 	default:
 		return fmt.Errorf("unknown rule parameter %q", name)
 	}
@@ -272,13 +332,24 @@ func (r *Ruleset) setParam(name, v string) error {
 	return nil
 }
 
+// nearestPresets is decided: String writes a ruleset that is no preset
+// from the nearest of the first four presets only. The text is what
+// stored games hash (ContentHash), so adding a preset must not rewrite the
+// text of a ruleset written before it existed.
+const nearestPresets = 4
+
 // String is the preset name when r is a preset, else the nearest preset
 // followed by the parameters that differ from it: "chinese ko=simple".
 // ParseRuleset reads it back.
 func (r Ruleset) String() string {
+	for _, p := range rulesetTable[nearestPresets:] {
+		if p.rules == r {
+			return p.name
+		}
+	}
 	best, bestDiff := "", []string(nil)
-	for _, p := range presets {
-		base := p.r()
+	for _, p := range rulesetTable[:nearestPresets] {
+		base := p.rules
 		var diff []string
 		for _, n := range ruleParams {
 			if v := r.param(n); v != base.param(n) {
@@ -298,7 +369,8 @@ func (r Ruleset) String() string {
 // "ko=simple scoring=territory passes=2". Parameters: ko
 // (simple|positional|situational), suicide (none|multi), scoring
 // (area|territory), komi, passes, compensation, tie (draw|B|W), warning,
-// warnings, overtime, cycle (void|draw).
+// warnings, overtime, cycle (void|draw), uncompensated (handicap stones
+// that earn no compensation), handicapkomi.
 func ParseRuleset(s string) (Ruleset, error) {
 	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == '\t' })
 	if len(fields) == 0 {
@@ -308,7 +380,7 @@ func ParseRuleset(s string) (Ruleset, error) {
 	if !strings.Contains(fields[0], "=") {
 		p, ok := Preset(fields[0])
 		if !ok {
-			return Ruleset{}, invalid("rules", "unknown ruleset %q (want chinese, japanese, ing or qq)", fields[0])
+			return Ruleset{}, invalid("rules", "unknown ruleset %q (want chinese, japanese, ing, qq, aga or nz)", fields[0])
 		}
 		r, fields = p, fields[1:]
 	}

@@ -15,6 +15,10 @@ func TestRulesetPresets(t *testing.T) {
 		{"korean", Japanese()},
 		{"ING", Ruleset{Ko: KoSituational, MultiStoneSuicide: true, Scoring: ScoringArea, Komi: 8, PassesToEnd: 2, HandicapCompensation: 1, TieWinner: Black, OvertimePenalty: 2}},
 		{"qq", Ruleset{Ko: KoSimple, Scoring: ScoringArea, Komi: 7.5, PassesToEnd: 6, HandicapCompensation: 1}},
+		{"AGA", Ruleset{Ko: KoSituational, Scoring: ScoringArea, Komi: 7.5, HandicapKomi: 0.5, PassesToEnd: 2, HandicapCompensation: 1, UncompensatedStones: 1}},
+		{"New Zealand rules", Ruleset{Ko: KoPositional, MultiStoneSuicide: true, Scoring: ScoringArea, Komi: 7, PassesToEnd: 2}},
+		{"tromp-taylor", NZ()},
+		{"Chinese_Rules", Chinese()},
 	}
 	for _, tc := range tests {
 		got, ok := Preset(tc.name)
@@ -25,8 +29,27 @@ func TestRulesetPresets(t *testing.T) {
 			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
-	if _, ok := Preset("aga"); ok {
-		t.Error("aga is not ours")
+	if _, ok := Preset("tibetan"); ok {
+		t.Error("tibetan is not ours")
+	}
+	// The compensation of each: Chinese and Ing one point per stone, AGA
+	// one per stone after the first, Japanese and NZ none.
+	for _, tc := range []struct {
+		r    Ruleset
+		ha   int
+		want float64
+	}{{Chinese(), 4, 4}, {Ing(), 3, 3}, {AGA(), 4, 3}, {AGA(), 1, 0}, {Japanese(), 4, 0}, {NZ(), 4, 0}, {Chinese(), 1, 0}} {
+		if got := compensation(tc.r, tc.ha); got != tc.want {
+			t.Errorf("%v with %d stones: compensation %v, want %v", tc.r, tc.ha, got, tc.want)
+		}
+	}
+	if DefaultKomi(AGA(), 3) != 0.5 || DefaultKomi(Chinese(), 3) != 0 || DefaultKomi(NZ(), 0) != 7 {
+		t.Error("default komi")
+	}
+	// Written before AGA and NZ existed, a ruleset keeps its text (the
+	// content hash of stored games depends on it).
+	if s := (Ruleset{Ko: KoPositional, MultiStoneSuicide: true, Scoring: ScoringArea, Komi: 7.5, PassesToEnd: 2, HandicapCompensation: 1}).String(); s != "qq ko=positional suicide=multi passes=2" {
+		t.Errorf("near NZ: %q", s)
 	}
 }
 
@@ -34,7 +57,7 @@ func TestRulesetText(t *testing.T) {
 	for _, s := range []string{
 		"chinese", "japanese", "ing", "qq",
 		"chinese ko=positional", "japanese komi=0.5 passes=4", "qq tie=W cycle=draw",
-		"ing suicide=none overtime=1",
+		"ing suicide=none overtime=1", "aga", "nz", "chinese uncompensated=1 handicapkomi=0.5",
 	} {
 		r, err := ParseRuleset(s)
 		if err != nil {

@@ -20,8 +20,12 @@ type ScoreParams struct {
 
 // SideScore is one side's part of a count.
 type SideScore struct {
-	Stones    int     `json:"stones"`    // live stones on the board
-	Territory int     `json:"territory"` // empty points (also under dead stones) surrounded only by this side; under territory scoring, not in seki
+	Stones    int `json:"stones"`    // live stones on the board
+	Territory int `json:"territory"` // empty points (also under dead stones) surrounded only by this side; under territory scoring, not in seki nor needing a fill
+	// Fills: territory scoring: points of this side's territory it must
+	// fill itself once the dame are filled (a chain left with one
+	// liberty there), which count for no one.
+	Fills     int     `json:"fills,omitempty"`
 	Prisoners int     `json:"prisoners"` // stones captured in play plus dead stones removed at the end
 	Dame      float64 `json:"dame"`      // area scoring: this side's half of the dame
 	Penalty   float64 `json:"penalty"`   // points lost to penalties
@@ -104,6 +108,8 @@ func ScorePosition(b *Board, sp ScoreParams) (*Score, error) {
 	var seki []bool
 	if sp.Rules.Scoring == ScoringTerritory {
 		seki = rg.sekiRegions(b, &col)
+		s.Black.Fills = rg.defensiveFills(b, &col, seki, Black)
+		s.White.Fills = rg.defensiveFills(b, &col, seki, White)
 	}
 	for r := range rg.n {
 		switch rg.touch[r] {
@@ -132,6 +138,8 @@ func ScorePosition(b *Board, sp ScoreParams) (*Score, error) {
 	s.White.Prisoners += b.captured[White]
 	s.Black.Penalty = float64(sp.Penalties.BlackWarnings)*sp.Rules.WarningPenalty + float64(sp.Penalties.BlackOvertime)*sp.Rules.OvertimePenalty
 	s.White.Penalty = float64(sp.Penalties.WhiteWarnings)*sp.Rules.WarningPenalty + float64(sp.Penalties.WhiteOvertime)*sp.Rules.OvertimePenalty
+	s.Black.Territory -= s.Black.Fills
+	s.White.Territory -= s.White.Fills
 	for _, side := range []*SideScore{&s.Black, &s.White} {
 		if sp.Rules.Scoring == ScoringArea {
 			side.Dame = float64(s.Dame) / 2
@@ -336,4 +344,110 @@ func (rg *regions) sekiRegions(b *Board, col *[maxIndex]Color) []bool {
 		}
 	}
 	return seki
+}
+
+// defensiveFills counts the points of c's territory that c must fill
+// itself before the count. Suppose the opponent has filled every dame
+// (the worst for c): a chain of c left with a single liberty, inside c's
+// territory, is in atari, and c must fill that liberty, which is then no
+// territory; the fill may leave the joined chain short of liberties
+// again. Records ended by agreement leave such points open (professional
+// game records end before the dame and the fills are played); in a game
+// played out, they are already filled and none are found. Area counting
+// needs none of this: a fill is a point either way.
+func (rg *regions) defensiveFills(b *Board, col *[maxIndex]Color, seki []bool, c Color) int {
+	opp := c.Opponent()
+	w := *col
+	terr := func(i int16) bool {
+		r := rg.region[i] - 1
+		return w[i] == Empty && (rg.touch[r] == touchBlack && c == Black || rg.touch[r] == touchWhite && c == White) && (seki == nil || !seki[r])
+	}
+	for y := 0; y < b.size; y++ {
+		for x := 0; x < b.size; x++ {
+			if i := b.index(x, y); w[i] == Empty && rg.touch[rg.region[i]-1] == touchBlack|touchWhite {
+				w[i] = opp
+			}
+		}
+	}
+	d := b.dirs()
+	var mark [maxIndex]int32
+	var stack [maxIndex]int16
+	var noFill [maxIndex]bool
+	fills, pass := 0, int32(0)
+	for changed := true; changed; {
+		changed = false
+		pass++
+		for y := 0; y < b.size && !changed; y++ {
+			for x := 0; x < b.size && !changed; x++ {
+				start := b.index(x, y)
+				if w[start] != c || mark[start] == pass {
+					continue
+				}
+				// Flood the chain; note its liberties (at most two).
+				var libs [2]int16
+				n := 0
+				sp := 0
+				stack[sp] = start
+				sp++
+				mark[start] = pass
+				for sp > 0 {
+					sp--
+					i := stack[sp]
+					for k := 0; k < 4; k++ {
+						q := i + d[k]
+						switch {
+						case w[q] == c && mark[q] != pass:
+							mark[q] = pass
+							stack[sp] = q
+							sp++
+						case w[q] == Empty:
+							if n >= 1 && libs[0] == q || n >= 2 && libs[1] == q {
+								continue
+							}
+							if n < 2 {
+								libs[n] = q
+							}
+							n++
+						}
+					}
+				}
+				if n == 1 && terr(libs[0]) && !noFill[libs[0]] {
+					w[libs[0]] = c
+					if hasLiberty(&w, d, libs[0], c) {
+						fills++
+						changed = true
+					} else {
+						// Filling would be suicide: the chain is dead,
+						// which the dead stones say, not the count.
+						w[libs[0]] = Empty
+						noFill[libs[0]] = true
+					}
+				}
+			}
+		}
+	}
+	return fills
+}
+
+// hasLiberty reports whether the chain of c through i has an empty
+// neighbour in w.
+func hasLiberty(w *[maxIndex]Color, d [4]int16, i int16, c Color) bool {
+	var seen [maxIndex]bool
+	stack := []int16{i}
+	seen[i] = true
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for k := 0; k < 4; k++ {
+			q := p + d[k]
+			switch {
+			case w[q] == Empty:
+				return true
+			case w[q] == c && !seen[q]:
+				seen[q] = true
+				stack = append(stack, q)
+			}
+		}
+	}
+	return false
 }

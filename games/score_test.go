@@ -138,6 +138,26 @@ func TestScorePosition(t *testing.T) {
 			want: "W+18", b: SideScore{Stones: 9, Territory: 18, Score: 18}, w: SideScore{Stones: 9, Territory: 36, Score: 36}, dame: 9,
 		},
 		{
+			// Black's stone on the right has its last liberty inside
+			// Black's territory: Black must fill it, or White captures.
+			name: "territory: a point Black must fill is no territory", params: ScoreParams{Rules: Japanese()},
+			rows: []string{"...XO..", "...XO..", "...XO..", "..X.XO.", "...XO..", "...XO..", "...XO.."},
+			want: "B+7", b: SideScore{Stones: 8, Territory: 20, Fills: 1, Score: 20}, w: SideScore{Stones: 7, Territory: 13, Score: 13},
+		},
+		{
+			name: "area: the fill is a point either way", params: ScoreParams{Rules: Chinese()},
+			rows: []string{"...XO..", "...XO..", "...XO..", "..X.XO.", "...XO..", "...XO..", "...XO.."},
+			want: "B+9", b: SideScore{Stones: 8, Territory: 21, Score: 29}, w: SideScore{Stones: 7, Territory: 13, Score: 20},
+		},
+		{
+			// The black corner group has one eye: filling it would be
+			// suicide, so nothing is filled (the group is dead, which is
+			// the dead stones' business, not the count's).
+			name: "territory: no fill where filling is suicide", params: ScoreParams{Rules: Japanese()},
+			rows: []string{".XO....", "XXO....", "OOO....", ".......", ".......", ".......", "......."},
+			want: "W+39", b: SideScore{Stones: 3, Territory: 1, Score: 1}, w: SideScore{Stones: 5, Territory: 40, Score: 40},
+		},
+		{
 			name: "area: dame split half and half", params: ScoreParams{Rules: Chinese(), Komi: 7.5},
 			rows: []string{"..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O...."},
 			want: "W+25.5", b: SideScore{Stones: 9, Territory: 18, Dame: 4.5, Score: 31.5}, w: SideScore{Stones: 9, Territory: 36, Dame: 4.5, Score: 49.5}, dame: 9,

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -38,6 +38,13 @@ type sgfParser struct {
 	props []sgfProp
 	vals  []string
 	offs  []int
+	// notes says what the parser assumed in the game being read.
+	notes []string
+	name  []byte // scratch for property names
+}
+
+func (p *sgfParser) note(format string, args ...any) {
+	p.notes = append(p.notes, fmt.Sprintf(format, args...))
 }
 
 // pairs holds every two-letter lower-case string: point values need no
@@ -90,10 +97,14 @@ func (p *sgfParser) skipSpace() {
 	}
 }
 
-// games parses the collection and hands the main line of each game tree
-// to done as soon as the tree closes (the slice is reused afterwards).
-// Anything before the first '(' is ignored (mail headers, a BOM).
-func (p *sgfParser) games(done func([]sgfNode) error) error {
+// games parses the collection and hands the main line of each game tree,
+// with what the parser assumed, to done as soon as the tree closes (the
+// slices are reused afterwards). Anything before the first '(' is ignored
+// (mail headers), and so is anything between or after game trees that is
+// not one (a stray ')', a signature), with a note. A root node written
+// without its ';' is read as meant, with a note; a game tree left open at
+// the end of the input is an error (the file may be cut short).
+func (p *sgfParser) games(done func([]sgfNode, []string) error) error {
 	start := bytes.IndexByte(p.data, '(')
 	if start < 0 {
 		return p.errf(len(p.data), "no game: an SGF collection starts with '('")
@@ -111,11 +122,20 @@ func (p *sgfParser) games(done func([]sgfNode) error) error {
 		off            int
 	}
 	var stack []frame
+	var pending []string // notes about the text between trees, for the next game
+	finish := func() error {
+		games++
+		err := done(cur, p.notes)
+		p.notes = p.notes[:0]
+		return err
+	}
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.data) {
-			if len(stack) > 0 {
-				return p.errf(p.pos, "unexpected end of input: %d game tree(s) not closed", len(stack))
+			if n := len(stack); n > 0 {
+				// Not read as meant: a file cut short (a truncated
+				// upload) would be judged as another, shorter game.
+				return p.errf(p.pos, "unexpected end of input: %d game tree(s) not closed", n)
 			}
 			if games == 0 {
 				return p.errf(p.pos, "no game")
@@ -135,9 +155,19 @@ func (p *sgfParser) games(done func([]sgfNode) error) error {
 				top.hasChild = true
 			} else {
 				cur = cur[:0]
+				p.notes = append(p.notes[:0], pending...)
+				pending = pending[:0]
 			}
 			stack = append(stack, frame{main: main, off: p.pos})
 			p.pos++
+			p.skipSpace()
+			if len(stack) == 1 && p.pos < len(p.data) && isLetter(p.data[p.pos]) {
+				// "(GM[1]…": the root node's ';' is missing.
+				p.note("the root node is written without ';' after '(': read as a node")
+				if err := p.node(&stack[0].nodes, true, &cur); err != nil {
+					return err
+				}
+			}
 		case c == ')':
 			n := len(stack)
 			if n == 0 {
@@ -149,13 +179,28 @@ func (p *sgfParser) games(done func([]sgfNode) error) error {
 			stack = stack[:n-1]
 			p.pos++
 			if len(stack) == 0 {
-				games++
-				if err := done(cur); err != nil {
+				if err := finish(); err != nil {
 					return err
 				}
 				p.skipSpace()
 				if p.pos < len(p.data) && p.data[p.pos] != '(' {
-					return p.errf(p.pos, "unexpected %q after a game tree", p.data[p.pos])
+					next := bytes.IndexByte(p.data[p.pos:], '(')
+					what := "text"
+					if rest := bytes.TrimSpace(p.data[p.pos:]); len(rest) > 0 && bytes.Count(rest, []byte{')'}) == len(rest) {
+						what = "a stray ')'"
+					}
+					if next < 0 {
+						p.note("%s after the last game tree (byte %d): ignored", what, p.pos)
+						p.pos = len(p.data)
+						// The note belongs to the game just read.
+						if err := done(nil, p.notes); err != nil {
+							return err
+						}
+						p.notes = p.notes[:0]
+					} else {
+						pending = append(pending, fmt.Sprintf("%s between game trees (byte %d): ignored", what, p.pos))
+						p.pos += next
+					}
 				}
 			}
 		case c == ';':
@@ -167,57 +212,61 @@ func (p *sgfParser) games(done func([]sgfNode) error) error {
 			if top.hasChild {
 				return p.errf(p.pos, "a node cannot follow a variation in the same game tree")
 			}
-			top.nodes++
-			node := sgfNode{off: p.pos}
 			p.pos++
-			if err := p.properties(&node); err != nil {
+			if err := p.node(&top.nodes, top.main, &cur); err != nil {
 				return err
 			}
-			if top.main {
-				cur = append(cur, node)
-			}
 		default:
-			if len(stack) == 0 {
-				return p.errf(p.pos, "unexpected %q between game trees", c)
-			}
 			return p.errf(p.pos, "unexpected %q: expected ';', '(' or ')'", c)
 		}
 	}
 }
 
-// properties reads the properties of one node.
+func isLetter(c byte) bool { return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' }
+
+// node reads the properties of a node whose ';' is behind.
+func (p *sgfParser) node(count *int, main bool, cur *[]sgfNode) error {
+	*count++
+	node := sgfNode{off: p.pos}
+	if err := p.properties(&node); err != nil {
+		return err
+	}
+	if main {
+		*cur = append(*cur, node)
+	}
+	return nil
+}
+
+// properties reads the properties of one node. Names of any length are
+// read (MULTIGOGM); a name given twice in the node is kept twice, for the
+// record reader to merge or drop; a name without a value is dropped.
 func (p *sgfParser) properties(n *sgfNode) error {
 	first := len(p.props)
 	defer func() { n.props = p.props[first:len(p.props):len(p.props)] }()
-	var id [8]byte
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return nil
 		}
 		c := p.data[p.pos]
-		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z') {
+		if !isLetter(c) {
 			return nil
 		}
 		off := p.pos
-		nid := 0
+		p.name = p.name[:0]
 		for p.pos < len(p.data) {
 			c := p.data[p.pos]
 			if 'A' <= c && c <= 'Z' {
-				if nid == len(id) {
-					return p.errf(off, "property name longer than %d letters", len(id))
-				}
-				id[nid] = c
-				nid++
+				p.name = append(p.name, c)
 			} else if !('a' <= c && c <= 'z') { // FF[3] lower-case letters are ignored
 				break
 			}
 			p.pos++
 		}
-		if nid == 0 {
+		if len(p.name) == 0 {
 			return p.errf(off, "property name without capital letters")
 		}
-		prop := sgfProp{id: p.str(id[:nid])}
+		prop := sgfProp{id: p.str(p.name)}
 		vfirst := len(p.vals)
 		for {
 			p.skipSpace()
@@ -235,12 +284,8 @@ func (p *sgfParser) properties(n *sgfNode) error {
 		prop.vals = p.vals[vfirst:len(p.vals):len(p.vals)]
 		prop.offs = p.offs[vfirst:len(p.offs):len(p.offs)]
 		if len(prop.vals) == 0 {
-			return p.errf(p.pos, "property %s has no value", prop.id)
-		}
-		for _, q := range p.props[first:] {
-			if q.id == prop.id {
-				return p.errf(off, "property %s twice in one node", prop.id)
-			}
+			p.note("property %s at byte %d has no value: ignored", prop.id, off)
+			continue
 		}
 		p.props = append(p.props, prop)
 	}
@@ -286,12 +331,26 @@ func (p *sgfParser) value() (string, error) {
 	return "", p.errf(open, "value not closed by ']'")
 }
 
-// ParseSGF reads every game of an SGF collection.
+// ParseSGF reads every game of an SGF collection (a file holding several
+// games gives several records). The text is made UTF-8 first as CA says
+// (UTF-8, UTF-16, Latin-1; other charsets need ReadRecords with a
+// Decoder).
 func ParseSGF(data []byte) ([]*Record, error) {
-	p := &sgfParser{data: data}
+	return parseSGF(data, ReadOptions{})
+}
+
+func parseSGF(data []byte, opt ReadOptions) ([]*Record, error) {
+	text, notes := toUTF8(data, opt.Decode)
+	p := &sgfParser{data: text}
 	var recs []*Record
-	err := p.games(func(nodes []sgfNode) error {
-		r, err := recordFromNodes(nodes)
+	err := p.games(func(nodes []sgfNode, pnotes []string) error {
+		if nodes == nil { // notes about the text after the last game
+			if n := len(recs); n > 0 {
+				recs[n-1].Assumptions = append(recs[n-1].Assumptions, pnotes...)
+			}
+			return nil
+		}
+		r, err := recordFromNodes(nodes, append(append([]string(nil), notes...), pnotes...))
 		if err == nil {
 			recs = append(recs, r)
 		}
@@ -315,29 +374,6 @@ func ParseRecord(data []byte) (*Record, error) {
 	return recs[0], nil
 }
 
-// komiScale is decided: one large server writes komi times 100 (KM[750]
-// for 7.5). No real komi reaches 100 points, so a value of 100 or more
-// that becomes whole or half points when divided by 100 is read that way.
-const komiScale = 100
-
-// normalizeKomi reads a KM value; note says what was assumed, if anything.
-func normalizeKomi(v string) (komi float64, note string, err error) {
-	k, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || math.IsNaN(k) || math.IsInf(k, 0) {
-		return 0, "", fmt.Errorf("komi %q is not a number", v)
-	}
-	if math.Abs(k) >= komiScale {
-		if s := k / komiScale; halfPoints(s) {
-			return s, fmt.Sprintf("KM[%s] read as komi %s: the value was written times %d", v, strconv.FormatFloat(s, 'f', -1, 64), komiScale), nil
-		}
-		return 0, "", fmt.Errorf("komi %q is too large and not komi times %d", v, komiScale)
-	}
-	if !halfPoints(k) {
-		return 0, "", fmt.Errorf("komi %q is not a whole or half number of points (stones? give points: 3¾ stones = 7.5)", v)
-	}
-	return k, "", nil
-}
-
 // sgfSimpleText turns an SGF SimpleText into one line.
 func sgfSimpleText(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", " ")
@@ -349,298 +385,12 @@ func sgfSimpleText(s string) string {
 	}, s)
 }
 
-// gameInfo reports the properties read once per game, wherever they stand.
-func gameInfo(id string) bool {
-	switch id {
-	case "SZ", "KM", "HA", "RU", "RE", "PB", "PW", "BR", "WR", "DT", "GM", "FF", "CA", "ER":
-		return true
-	}
-	return false
-}
-
-func recordFromNodes(nodes []sgfNode) (*Record, error) {
-	info := map[string]sgfProp{}
-	var setupB, setupW []sgfProp
-	var tb, tw []sgfProp
-	type mv struct {
-		c   Color
-		v   string
-		off int
-	}
-	moves := make([]mv, 0, len(nodes))
-	for _, n := range nodes {
-		for _, pr := range n.props {
-			switch {
-			case gameInfo(pr.id):
-				if _, dup := info[pr.id]; dup {
-					return nil, &SGFError{Offset: pr.offs[0], Msg: pr.id + " given twice in the game"}
-				}
-				info[pr.id] = pr
-			case pr.id == "AB" || pr.id == "AW" || pr.id == "AE":
-				if len(moves) > 0 {
-					return nil, &SGFError{Offset: pr.offs[0], Msg: fmt.Sprintf("setup property %s after move %d: only setup before play is supported", pr.id, len(moves))}
-				}
-				switch pr.id {
-				case "AB":
-					setupB = append(setupB, pr)
-				case "AW":
-					setupW = append(setupW, pr)
-				default:
-					return nil, &SGFError{Offset: pr.offs[0], Msg: "AE (removing setup stones) is not supported"}
-				}
-			case pr.id == "TB":
-				tb = append(tb, pr)
-			case pr.id == "TW":
-				tw = append(tw, pr)
-			}
-		}
-		inNode := 0
-		for _, pr := range n.props {
-			if pr.id == "B" || pr.id == "W" {
-				if len(pr.vals) != 1 {
-					return nil, &SGFError{Offset: pr.offs[1], Msg: "a move has one value"}
-				}
-				if inNode++; inNode > 1 {
-					return nil, &SGFError{Offset: pr.offs[0], Msg: "a node holds one move, not B and W"}
-				}
-				c := Black
-				if pr.id == "W" {
-					c = White
-				}
-				moves = append(moves, mv{c, pr.vals[0], pr.offs[0]})
-			}
-		}
-	}
-
-	r := &Record{Size: 19}
-	note := func(format string, args ...any) { r.Assumptions = append(r.Assumptions, fmt.Sprintf(format, args...)) }
-	one := func(id string) (string, int, bool) {
-		pr, ok := info[id]
-		if !ok {
-			return "", 0, false
-		}
-		return pr.vals[0], pr.offs[0], true
-	}
-	if v, off, ok := one("GM"); ok && strings.TrimSpace(v) != "1" {
-		return nil, &SGFError{Offset: off, Msg: fmt.Sprintf("GM[%s] is not a game of Go (GM[1])", v)}
-	}
-	if v, off, ok := one("SZ"); ok {
-		a, b, rect := strings.Cut(v, ":")
-		n, err := strconv.Atoi(strings.TrimSpace(a))
-		if rect {
-			if m, err2 := strconv.Atoi(strings.TrimSpace(b)); err2 != nil || m != n {
-				return nil, &SGFError{Offset: off, Msg: fmt.Sprintf("SZ[%s]: only square boards", v)}
-			}
-		}
-		if err != nil || n < MinSize || n > MaxSize {
-			return nil, &SGFError{Offset: off, Msg: fmt.Sprintf("SZ[%s]: board size must be %d..%d", v, MinSize, MaxSize)}
-		}
-		r.Size = n
-	}
-	if v, _, ok := one("CA"); ok {
-		cs := strings.ToUpper(strings.TrimSpace(v))
-		if cs != "UTF-8" && cs != "UTF8" && cs != "US-ASCII" && cs != "ASCII" && cs != "ISO-8859-1" && cs != "LATIN1" {
-			note("CA[%s]: texts read as UTF-8; bytes that are not UTF-8 replaced", v)
-		}
-	}
-	latin1 := false
-	if v, _, ok := one("CA"); ok {
-		cs := strings.ToUpper(strings.TrimSpace(v))
-		latin1 = cs == "ISO-8859-1" || cs == "LATIN1"
-	}
-	text := func(id string) string {
-		v, _, ok := one(id)
-		if !ok {
-			return ""
-		}
-		if latin1 {
-			rs := make([]rune, len(v))
-			for i := 0; i < len(v); i++ {
-				rs[i] = rune(v[i])
-			}
-			v = string(rs)
-		}
-		return strings.TrimSpace(strings.ToValidUTF8(sgfSimpleText(v), "\uFFFD"))
-	}
-	r.Black = Player{Name: text("PB"), Rank: text("BR")}
-	r.White = Player{Name: text("PW"), Rank: text("WR")}
-	r.Date = text("DT")
-
-	r.Rules = Chinese()
-	if v, off, ok := one("RU"); ok {
-		if p, ok := Preset(v); ok {
-			r.Rules = p
-		} else if rs, err := ParseRuleset(v); err == nil {
-			r.Rules = rs
-		} else if strings.Contains(v, "=") {
-			return nil, &SGFError{Offset: off, Msg: fmt.Sprintf("RU[%s]: %v", v, err)}
-		} else {
-			note("RU[%s] is none of chinese, japanese, ing, qq: Chinese rules assumed", v)
-		}
-	}
-
-	point := func(v string, off int) (Point, error) {
-		pt, err := ParseSGFPoint(v)
-		if err != nil {
-			return Point{}, &SGFError{Offset: off, Msg: fmt.Sprintf("[%s] is not a point", v)}
-		}
-		return pt, nil
-	}
-	// points expands a point list, with "aa:cc" rectangles.
-	points := func(props []sgfProp) ([]Point, error) {
-		var out []Point
-		for _, pr := range props {
-			for i, v := range pr.vals {
-				a, b, rect := strings.Cut(v, ":")
-				p1, err := point(a, pr.offs[i])
-				if err != nil {
-					return nil, err
-				}
-				if !p1.On(r.Size) {
-					return nil, &SGFError{Offset: pr.offs[i], Msg: fmt.Sprintf("%s[%s] is off the %d×%d board", pr.id, v, r.Size, r.Size)}
-				}
-				if !rect {
-					out = append(out, p1)
-					continue
-				}
-				p2, err := point(b, pr.offs[i])
-				if err != nil {
-					return nil, err
-				}
-				if !p2.On(r.Size) || p2.X < p1.X || p2.Y < p1.Y {
-					return nil, &SGFError{Offset: pr.offs[i], Msg: fmt.Sprintf("%s[%s] is not a rectangle on the board", pr.id, v)}
-				}
-				for y := p1.Y; y <= p2.Y; y++ {
-					for x := p1.X; x <= p2.X; x++ {
-						out = append(out, Point{x, y})
-					}
-				}
-			}
-		}
-		return out, nil
-	}
-	abs, err := points(setupB)
-	if err != nil {
-		return nil, err
-	}
-	aws, err := points(setupW)
-	if err != nil {
-		return nil, err
-	}
-	for _, pt := range abs {
-		r.Setup = append(r.Setup, Stone{Black, pt})
-	}
-	for _, pt := range aws {
-		r.Setup = append(r.Setup, Stone{White, pt})
-	}
-
-	r.Moves = make([]Move, 0, len(moves))
-	for _, m := range moves {
-		v := strings.TrimSpace(m.v)
-		if v == "" || (v == "tt" && r.Size <= 19) {
-			r.Moves = append(r.Moves, PassMove(m.c))
-			continue
-		}
-		pt, err := point(v, m.off)
-		if err != nil {
-			return nil, err
-		}
-		r.Moves = append(r.Moves, Play(m.c, pt)) // off-board points are illegal moves, found by replay
-	}
-
-	haGiven := false
-	if v, off, ok := one("HA"); ok {
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n < 0 || n > MaxHandicap {
-			return nil, &SGFError{Offset: off, Msg: fmt.Sprintf("HA[%s]: handicap must be 0..%d", v, MaxHandicap)}
-		}
-		r.Handicap, haGiven = n, true
-		switch {
-		case n >= MinHandicap && len(abs) == 0:
-			pts, ok := HandicapPoints(r.Size, n)
-			if !ok {
-				return nil, &SGFError{Offset: off, Msg: fmt.Sprintf("HA[%d] without AB stones, and %d×%d has no fixed placement", n, r.Size, r.Size)}
-			}
-			stones := make([]Stone, 0, len(pts)+len(r.Setup))
-			for _, pt := range pts {
-				stones = append(stones, Stone{Black, pt})
-			}
-			r.Setup = append(stones, r.Setup...)
-			note("HA[%d] without AB: the stones assumed on the fixed star points", n)
-		case n >= MinHandicap && len(abs) != n:
-			return nil, &SGFError{Offset: off, Msg: fmt.Sprintf("HA[%d] but %d AB stones", n, len(abs))}
-		}
-	}
-	if !haGiven && len(abs) >= MinHandicap && len(abs) <= MaxHandicap && len(aws) == 0 && len(r.Moves) > 0 && r.Moves[0].Color == White {
-		r.Handicap = len(abs)
-		note("no HA, but %d AB stones and White moves first: a %d-stone handicap assumed", len(abs), len(abs))
-	}
-
-	if v, off, ok := one("KM"); ok {
-		k, msg, err := normalizeKomi(v)
-		if err != nil {
-			return nil, &SGFError{Offset: off, Msg: err.Error()}
-		}
-		if msg != "" {
-			note("%s", msg)
-		}
-		r.Komi = k
-	} else {
-		r.Komi = DefaultKomi(r.Rules, r.Handicap)
-		note("no KM: komi %s assumed", strconv.FormatFloat(r.Komi, 'f', -1, 64))
-	}
-
-	endedByPasses := len(r.Moves) >= r.Rules.PassesToEnd
-	for i := len(r.Moves) - r.Rules.PassesToEnd; endedByPasses && i < len(r.Moves); i++ {
-		endedByPasses = r.Moves[i].Pass
-	}
-	if v, off, ok := one("RE"); ok {
-		res, known, err := ParseResult(v)
-		if err != nil {
-			return nil, &SGFError{Offset: off, Msg: err.Error()}
-		}
-		if known {
-			r.Result = strings.TrimSpace(v)
-			r.End, r.EndBy = endFromResult(res, endedByPasses || len(tb)+len(tw) > 0)
-		}
-	}
-	if v, off, ok := one("ER"); ok {
-		reason, side, _ := strings.Cut(strings.TrimSpace(v), ":")
-		e := EndReason(strings.ToLower(reason))
-		c, err := ParseColor(side)
-		if !e.Valid() || err != nil {
-			return nil, &SGFError{Offset: off, Msg: fmt.Sprintf("ER[%s] is not an end reason", v)}
-		}
-		r.End, r.EndBy = e, c
-	}
-	if r.End == "" && endedByPasses {
-		r.End = EndScore
-		note("no result given: play ended by passes, so a count assumed")
-	}
-	if r.End == EndScore && !endedByPasses && r.Result != "" {
-		note("RE[%s] is a count but the moves do not end with %d passes: play assumed ended by agreement", r.Result, r.Rules.PassesToEnd)
-	}
-
-	if len(tb)+len(tw) > 0 {
-		tbs, err := points(tb)
-		if err != nil {
-			return nil, err
-		}
-		tws, err := points(tw)
-		if err != nil {
-			return nil, err
-		}
-		r.Dead = deadFromTerritory(r, tbs, tws)
-	}
-	return r, nil
-}
-
 // endFromResult is how a result implies the end of the game. A draw
 // ("0") is a count when play ended by passes (or territory is marked),
 // else a draw without counting.
 func endFromResult(res Result, counted bool) (EndReason, Color) {
 	switch res.End {
-	case EndResign, EndTime, EndForfeit:
+	case EndResign, EndTime, EndForfeit, EndEscape:
 		return res.End, res.Winner.Opponent()
 	case EndDraw:
 		if counted {
@@ -706,6 +456,8 @@ func rulesetSGF(r Ruleset) string {
 		return "Ing"
 	case "qq":
 		return "QQ"
+	case "aga", "nz":
+		return strings.ToUpper(s)
 	}
 	return s
 }
@@ -733,7 +485,13 @@ func (r *Record) SGF() []byte {
 	if r.Handicap > 0 || len(r.Setup) > 0 { // HA[0] too: without HA, AB stones may be read as a handicap
 		prop("HA", strconv.Itoa(r.Handicap))
 	}
-	for _, f := range []struct{ id, v string }{{"PB", r.Black.Name}, {"BR", r.Black.Rank}, {"PW", r.White.Name}, {"WR", r.White.Rank}, {"DT", r.Date}} {
+	if r.First != Empty {
+		prop("PL", r.First.String())
+	}
+	for _, f := range []struct{ id, v string }{
+		{"PB", r.Black.Name}, {"BR", r.Black.Rank}, {"PW", r.White.Name}, {"WR", r.White.Rank}, {"DT", r.Date},
+		{"EV", r.Event}, {"RO", r.Round}, {"PC", r.Place}, {"GN", r.GameName}, {"TM", r.TimeLimit}, {"OT", r.Overtime}, {"AP", r.Source},
+	} {
 		if f.v != "" {
 			prop(f.id, utf8Safe(sgfSimpleText(f.v))) // SimpleText: one line
 		}
@@ -792,6 +550,30 @@ func (r *Record) SGF() []byte {
 	if len(setupW) > 0 {
 		prop("AW", setupW...)
 	}
+	// Comments and clocks go in the node of the move they follow.
+	comments := slices.SortedStableFunc(slices.Values(r.Comments), func(a, b Comment) int { return a.Move - b.Move })
+	clock := slices.SortedStableFunc(slices.Values(r.Clock), func(a, b Clock) int { return a.Move - b.Move })
+	ci, ki := 0, 0
+	annotate := func(move int) {
+		for ; ci < len(comments) && comments[ci].Move <= move; ci++ {
+			if comments[ci].Move == move {
+				prop("C", utf8Safe(comments[ci].Text))
+			}
+		}
+		for ; ki < len(clock) && clock[ki].Move <= move; ki++ {
+			if c := clock[ki]; c.Move == move {
+				id := "BL"
+				if c.Color == White {
+					id = "WL"
+				}
+				prop(id, strconv.FormatFloat(c.Seconds, 'f', -1, 64))
+				if c.Periods != 0 {
+					prop("O"+id[:1], strconv.Itoa(c.Periods))
+				}
+			}
+		}
+	}
+	annotate(0)
 	for i, m := range r.Moves {
 		if i%10 == 0 {
 			b.WriteByte('\n')
@@ -802,6 +584,7 @@ func (r *Record) SGF() []byte {
 			v = m.Point.SGF()
 		}
 		prop(m.Color.String(), v)
+		annotate(i + 1)
 	}
 	if len(tb)+len(tw) > 0 {
 		if len(r.Moves) > 0 {

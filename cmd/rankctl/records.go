@@ -5,11 +5,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/games/charset"
 )
 
 // Helpers shared by the game-record commands (check, board, score).
@@ -41,13 +45,47 @@ type loaded struct {
 	rec  *games.Record
 }
 
-// loadRecords reads every game of an SGF file.
+// readOptions: files are decoded from any charset their CA names (GBK,
+// Big5, Shift_JIS, …) or their bytes suggest.
+var readOptions = games.ReadOptions{Decode: charset.Decode}
+
+// recordExts are the file names a directory argument is searched for.
+var recordExts = []string{".sgf", ".gib", ".ugf", ".ugi"}
+
+// expandPaths turns the arguments into files: a directory stands for
+// every record file under it (by name: .sgf, .gib, .ugf, .ugi, any case),
+// in lexical order; a file stands for itself, whatever its name.
+func expandPaths(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		info, err := os.Stat(a)
+		if err != nil || !info.IsDir() {
+			out = append(out, a) // a missing file is reported when read
+			continue
+		}
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && slices.Contains(recordExts, strings.ToLower(filepath.Ext(p))) {
+				out = append(out, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// loadRecords reads every game of a record file (SGF, .gib, .ugf).
 func loadRecords(path string) ([]loaded, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	recs, err := games.ParseSGF(data)
+	recs, err := games.ReadRecords(data, readOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -112,9 +150,9 @@ func fprintAssumptions(w io.Writer, name string, r *games.Record) {
 
 // oneRecord loads game number game of the single file in files and
 // applies --rules; on failure it has reported why and returns the exit code.
-func oneRecord(fs *flag.FlagSet, files []string, game int, rules *rulesFlag, stderr io.Writer) (*games.Record, int) {
+func oneRecord(flags *flag.FlagSet, files []string, game int, rules *rulesFlag, stderr io.Writer) (*games.Record, int) {
 	if len(files) != 1 {
-		fs.Usage()
+		flags.Usage()
 		return nil, exitUsage
 	}
 	recs, err := loadRecords(files[0])

@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
+	"strings"
 
 	"github.com/weiqi-platform/rank/games"
 )
@@ -95,7 +98,12 @@ func runScore(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	o := scoreOptions{set: map[string]bool{}}
 	o.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: rankctl score [--rules R] [--komi K] [--dead P,P,...|--estimate-dead] [--json] FILE\n\nCounts the final position with the dead stones removed and prints the result.")
+		fmt.Fprintln(stderr, "usage: rankctl score [--rules R] [--komi K] [--dead P,P,...|--estimate-dead] [--json] FILE\n"+
+			"       rankctl score [--rules R] [--komi K] [--estimate-dead] [--json] FILE|DIR FILE|DIR...\n\n"+
+			"Counts the final position with the dead stones removed and prints the result.\n"+
+			"Given several files or a directory, judges every game of them (with --estimate-dead,\n"+
+			"counted games that mark no dead stones get the engine's proposal), prints one line\n"+
+			"per game, and ends with a summary line on stderr.")
 		fs.PrintDefaults()
 	}
 	files, err := parseArgs(fs, args)
@@ -103,17 +111,26 @@ func runScore(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	komi := func(r *games.Record) bool {
+		if o.set["komi"] {
+			k, err := strconv.ParseFloat(o.komi, 64)
+			if err != nil {
+				fmt.Fprintf(stderr, "--komi %q is not a number\n", o.komi)
+				return false
+			}
+			r.Komi = k
+		}
+		return true
+	}
+	if batch(files) {
+		return scoreMany(&o, files, komi, stdout, stderr)
+	}
 	r, code := oneRecord(fs, files, o.game, &o.rules, stderr)
 	if r == nil {
 		return code
 	}
-	if o.set["komi"] {
-		k, err := strconv.ParseFloat(o.komi, 64)
-		if err != nil {
-			fmt.Fprintf(stderr, "--komi %q is not a number\n", o.komi)
-			return exitUsage
-		}
-		r.Komi = k
+	if !komi(r) {
+		return exitUsage
 	}
 	dead, err := o.deadStones(r)
 	if err != nil {
@@ -194,4 +211,135 @@ func scoreAgrees(claim, count games.Result) bool {
 		return true
 	}
 	return claim.Margin == count.Margin
+}
+
+// batch reports whether score's arguments name many games: more than one
+// path, or a directory.
+func batch(args []string) bool {
+	if len(args) != 1 {
+		return len(args) > 1
+	}
+	info, err := os.Stat(args[0])
+	return err == nil && info.IsDir()
+}
+
+// scoreLine is one line of `rankctl score --json` over many files.
+type scoreLine struct {
+	File         string   `json:"file"`
+	Game         int      `json:"game,omitempty"`
+	Result       string   `json:"result,omitempty"`
+	Claimed      string   `json:"claimed,omitempty"`
+	Agrees       *bool    `json:"agrees,omitempty"` // null without a claim or without a judgement
+	ProposedDead []string `json:"proposed_dead,omitempty"`
+	KomiFits     *float64 `json:"komi_fits,omitempty"`
+	Error        string   `json:"error,omitempty"`
+	Assumptions  []string `json:"assumptions,omitempty"`
+}
+
+// scoreMany judges every game of the files: the count of counted games
+// (with the proposal for those that mark no dead stones, under
+// --estimate-dead) against the claim. Exit 0 when every claim agrees, 1
+// otherwise.
+func scoreMany(o *scoreOptions, args []string, komi func(*games.Record) bool, stdout, stderr io.Writer) int {
+	if o.set["dead"] || o.set["game"] {
+		fmt.Fprintln(stderr, "rankctl score: --dead and --game name one game; give one file")
+		return exitUsage
+	}
+	files, err := expandPaths(args)
+	if err != nil {
+		fmt.Fprintln(stderr, "rankctl score:", err)
+		return exitUsage
+	}
+	opt := games.JudgeOptions{ProposeDead: o.estimate.on, Estimate: games.EstimateOptions{Playouts: o.estimate.playouts, Seed: o.estimate.seed}}
+	code := exitOK
+	var sum summary
+	sum.start()
+	for _, file := range files {
+		sum.files++
+		recs, err := loadRecords(file)
+		if err != nil {
+			sum.unreadable++
+			code = max(code, exitNo)
+			o.line(stdout, scoreLine{File: file, Error: err.Error()})
+			continue
+		}
+		for _, l := range recs {
+			sum.games++
+			r := l.rec
+			line := scoreLine{File: file, Claimed: r.Result, Assumptions: r.Assumptions}
+			if len(recs) > 1 {
+				line.Game = l.game
+			}
+			if len(r.Assumptions) > 0 {
+				sum.assumed++
+			}
+			if err := o.rules.apply(r); err != nil {
+				fmt.Fprintln(stderr, err)
+				return exitUsage
+			}
+			if !komi(r) {
+				return exitUsage
+			}
+			v, err := games.JudgeWith(r, opt)
+			var rme *games.ResultMismatchError
+			switch {
+			case errors.As(err, &rme):
+				f := false
+				line.Agrees, line.Result, line.KomiFits, line.Error = &f, rme.Computed, rme.KomiFits, err.Error()
+				sum.no++
+				code = max(code, exitNo)
+			case err != nil:
+				line.Error = err.Error()
+				sum.other++
+				code = max(code, exitNo)
+			default:
+				line.Result = v.Result
+				for _, p := range v.ProposedDead {
+					line.ProposedDead = append(line.ProposedDead, p.String())
+				}
+				if r.Result != "" {
+					t := true
+					line.Agrees = &t
+					sum.yes++
+				} else {
+					sum.other++
+				}
+			}
+			if !o.asJSON {
+				fprintAssumptions(stderr, l.name, r)
+			}
+			o.line(stdout, line, l.name)
+		}
+	}
+	sum.print(stderr, "scored", "agree with their claim", "disagree", "without a claim or not judged")
+	return code
+}
+
+// line prints one game of scoreMany: JSON, or "name: result (claimed …)".
+func (o *scoreOptions) line(w io.Writer, l scoreLine, name ...string) {
+	if o.asJSON {
+		writeJSON(w, l)
+		return
+	}
+	n := l.File
+	if len(name) > 0 {
+		n = name[0]
+	}
+	switch {
+	case l.Agrees != nil && *l.Agrees:
+		fmt.Fprintf(w, "%s: %s, claimed %s: agrees", n, l.Result, l.Claimed)
+	case l.Agrees != nil:
+		fmt.Fprintf(w, "%s: %s, claimed %s: disagrees", n, l.Result, l.Claimed)
+		if l.KomiFits != nil {
+			fmt.Fprintf(w, " (komi %g would give the claim)", *l.KomiFits)
+		}
+	case l.Error != "":
+		fmt.Fprintf(w, "%s: %s", n, l.Error)
+	default:
+		fmt.Fprintf(w, "%s: %s, no claim", n, l.Result)
+	}
+	if len(l.ProposedDead) > 0 {
+		fmt.Fprintf(w, "; proposed dead %s", strings.Join(l.ProposedDead, ","))
+	}
+	fmt.Fprintln(w)
 }

@@ -1,0 +1,108 @@
+package charset_test
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/korean"
+	"golang.org/x/text/encoding/simplifiedchinese"
+	"golang.org/x/text/encoding/traditionalchinese"
+
+	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/games/charset"
+)
+
+func encode(t *testing.T, e encoding.Encoding, s string) []byte {
+	t.Helper()
+	b, err := e.NewEncoder().Bytes([]byte(s))
+	if err != nil {
+		t.Fatalf("encoding %q: %v", s, err)
+	}
+	return b
+}
+
+func read(t *testing.T, data []byte) *games.Record {
+	t.Helper()
+	recs, err := games.ReadRecords(data, games.ReadOptions{Decode: charset.Decode})
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("read: %v (%d records)", err, len(recs))
+	}
+	return recs[0]
+}
+
+func hasNote(r *games.Record, s string) bool {
+	for _, a := range r.Assumptions {
+		if strings.Contains(a, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestDecodeByCA: each charset a CA names is decoded, names included
+// whose bytes hold '\' or ']' (Shift_JIS 表 is 0x95 0x5C).
+func TestDecodeByCA(t *testing.T) {
+	for _, tc := range []struct {
+		ca           string
+		enc          encoding.Encoding
+		black, white string
+	}{
+		{"gb2312", simplifiedchinese.HZGB2312, "柯洁", "申真谞"},
+		{"GBK", simplifiedchinese.GBK, "柯洁", "申真谞"},
+		{"GB18030", simplifiedchinese.GB18030, "柯洁", "申真谞"},
+		{"Big5", traditionalchinese.Big5, "周俊勳", "林海峰"},
+		{"Shift_JIS", japanese.ShiftJIS, "井山裕太", "表彰"},
+		{"EUC-KR", korean.EUCKR, "이세돌", "박정환"},
+	} {
+		enc := tc.enc
+		if tc.ca == "gb2312" {
+			enc = simplifiedchinese.GBK // what files labelled gb2312 hold
+		}
+		head := "(;CA[" + tc.ca + "]SZ[19]PB["
+		data := append([]byte(head), encode(t, enc, tc.black)...)
+		data = append(data, "]PW["...)
+		data = append(data, encode(t, enc, tc.white)...)
+		data = append(data, "]C["...)
+		data = append(data, encode(t, enc, "一局")...)
+		data = append(data, "];B[pd])"...)
+		r := read(t, data)
+		if r.Black.Name != tc.black || r.White.Name != tc.white || len(r.Moves) != 1 || !hasNote(r, "texts decoded from") {
+			t.Errorf("CA[%s]: black %q white %q moves %v notes %q", tc.ca, r.Black.Name, r.White.Name, r.Moves, r.Assumptions)
+		}
+	}
+}
+
+// TestDetectGB18030: a file without CA whose bytes are not UTF-8 is read
+// as GB18030 when it decodes cleanly, and says so.
+func TestDetectGB18030(t *testing.T) {
+	data := append([]byte("(;SZ[19]PB["), encode(t, simplifiedchinese.GBK, "古力")...)
+	data = append(data, "]PW["...)
+	data = append(data, encode(t, simplifiedchinese.GBK, "常昊")...)
+	data = append(data, "];B[pd])"...)
+	r := read(t, data)
+	if r.Black.Name != "古力" || r.White.Name != "常昊" || !hasNote(r, "decoded as GB18030") {
+		t.Errorf("detected: %q %q %q", r.Black.Name, r.White.Name, r.Assumptions)
+	}
+	// UTF-8 stays UTF-8, with nothing to say.
+	r = read(t, []byte("(;SZ[19]KM[7.5]PB[古力];B[pd])"))
+	if r.Black.Name != "古力" || len(r.Assumptions) != 0 {
+		t.Errorf("utf-8: %q %q", r.Black.Name, r.Assumptions)
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	if _, _, err := charset.Decode("klingon", []byte("x")); err == nil {
+		t.Error("an unknown charset decoded")
+	}
+	// 0x80 alone is invalid in every detected charset.
+	if _, _, err := charset.Decode("", []byte{'a', 0x80, 0x80, 0xff}); err == nil {
+		t.Error("bytes valid in no charset were detected")
+	}
+	// A charset we cannot decode: read as UTF-8 with replacement, said.
+	r := read(t, []byte("(;CA[klingon]SZ[9]PB[\xff];B[ee])"))
+	if !strings.Contains(r.Black.Name, "\uFFFD") || !hasNote(r, "CA[KLINGON]") {
+		t.Errorf("%q %q", r.Black.Name, r.Assumptions)
+	}
+}

@@ -1,0 +1,795 @@
+package games
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// From the main line of an SGF game tree to a Record. Files come from
+// every server and editor there is, and many say what they mean in their
+// own way; the reader takes what a file means whenever that is clear, and
+// says in Record.Assumptions what it assumed. It refuses a file only when
+// it cannot tell what game was played (a point that is no point, a board
+// size out of range, a game that is not Go).
+
+// gameInfo reports the properties read once per game, wherever they stand.
+func gameInfo(id string) bool {
+	switch id {
+	case "SZ", "KM", "HA", "RU", "RE", "PB", "PW", "BR", "WR", "DT", "GM", "FF", "CA", "ER",
+		"PL", "EV", "RO", "PC", "GN", "TM", "OT", "AP", "GC":
+		return true
+	}
+	return false
+}
+
+// listProp reports the properties whose values, given twice, are merged.
+func listProp(id string) bool {
+	return id == "AB" || id == "AW" || id == "AE" || id == "TB" || id == "TW"
+}
+
+// Kinds of entries in the main line's stream of turns.
+const (
+	turnPlay  = iota // B[..] or W[..]
+	turnEmpty        // an empty node of an FF[3] file: a pass
+	turnSetup        // AB/AW/AE after the first move
+)
+
+// turn is one entry of the main line after the setup: a move, an empty
+// node read as a pass, or setup after moves.
+type turn struct {
+	kind  int
+	c     Color
+	v     string
+	off   int
+	setup []sgfProp // turnSetup
+	// node: the index of the node, for its comments and clock.
+	node int
+}
+
+// maxSetupAfterMoves is decided: setup after moves is judged by
+// replaying the record to it; past this many such nodes the record is
+// read up to the last one judged, so that a hostile file cannot make the
+// reader replay it thousands of times. Real files have a handful.
+const maxSetupAfterMoves = 32
+
+// maxListedNotes is decided: a note listing move numbers (omitted passes)
+// names this many and counts the rest.
+const maxListedNotes = 5
+
+func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
+	r := &Record{Size: 19, Assumptions: notes}
+	note := func(format string, args ...any) { r.Assumptions = append(r.Assumptions, fmt.Sprintf(format, args...)) }
+
+	info := map[string]sgfProp{}
+	dropped := map[string][]string{} // game info given more than once: the values not kept
+	var setupB, setupW, setupE []sgfProp
+	var tb, tw []sgfProp
+	turns := make([]turn, 0, len(nodes))
+	ff := 0
+	nodeComments := map[int][]string{}
+	type clockProp struct {
+		node int
+		pr   sgfProp
+	}
+	var clocks []clockProp
+	for ni, n := range nodes {
+		moves := 0
+		for pi, pr := range n.props {
+			dup := false
+			for _, q := range n.props[:pi] {
+				dup = dup || q.id == pr.id
+			}
+			if dup && !listProp(pr.id) && pr.id != "B" && pr.id != "W" && pr.id != "C" {
+				if gameInfo(pr.id) {
+					dropped[pr.id] = append(dropped[pr.id], pr.vals[0])
+				} else {
+					note("%s given twice in one node (byte %d): the first kept", pr.id, pr.offs[0])
+				}
+				continue
+			}
+			switch {
+			case gameInfo(pr.id):
+				if _, ok := info[pr.id]; ok {
+					dropped[pr.id] = append(dropped[pr.id], pr.vals[0])
+					continue
+				}
+				info[pr.id] = pr
+				if pr.id == "FF" {
+					ff, _ = strconv.Atoi(strings.TrimSpace(pr.vals[0]))
+				}
+			case pr.id == "AB" || pr.id == "AW" || pr.id == "AE":
+				if dup {
+					note("%s given twice in one node (byte %d): the points merged", pr.id, pr.offs[0])
+				}
+				if len(turns) > 0 {
+					if k := len(turns) - 1; turns[k].kind == turnSetup && turns[k].node == ni {
+						turns[k].setup = append(turns[k].setup, pr)
+					} else {
+						turns = append(turns, turn{kind: turnSetup, setup: []sgfProp{pr}, off: pr.offs[0], node: ni})
+					}
+					continue
+				}
+				switch pr.id {
+				case "AB":
+					setupB = append(setupB, pr)
+				case "AW":
+					setupW = append(setupW, pr)
+				default:
+					setupE = append(setupE, pr)
+				}
+			case pr.id == "TB":
+				tb = append(tb, pr)
+			case pr.id == "TW":
+				tw = append(tw, pr)
+			case pr.id == "B" || pr.id == "W":
+				if dup {
+					note("%s given twice in one node (byte %d): the first kept", pr.id, pr.offs[0])
+					continue
+				}
+				if moves++; moves == 2 {
+					note("the node at byte %d holds both B and W: read as two moves in that order", n.off)
+				}
+				if len(pr.vals) > 1 {
+					note("the move at byte %d has %d values: the first kept", pr.offs[0], len(pr.vals))
+				}
+				c := Black
+				if pr.id == "W" {
+					c = White
+				}
+				turns = append(turns, turn{kind: turnPlay, c: c, v: pr.vals[0], off: pr.offs[0], node: ni})
+			case pr.id == "C":
+				if t := strings.TrimSpace(strings.ToValidUTF8(pr.vals[0], "\uFFFD")); t != "" {
+					nodeComments[ni] = append(nodeComments[ni], t)
+				}
+			case pr.id == "BL" || pr.id == "WL" || pr.id == "OB" || pr.id == "OW":
+				clocks = append(clocks, clockProp{ni, pr})
+			}
+		}
+		if len(n.props) == 0 && ni > 0 && len(turns) > 0 && ff >= 1 && ff <= 3 {
+			turns = append(turns, turn{kind: turnEmpty, off: n.off, node: ni})
+		}
+	}
+	for _, id := range sortedKeys(dropped) {
+		note("%s given %d times: the first kept (%s[%s]), dropped %s", id, 1+len(dropped[id]), id, info[id].vals[0], bracketed(id, dropped[id]))
+	}
+
+	one := func(id string) (string, int, bool) {
+		pr, ok := info[id]
+		if !ok {
+			return "", 0, false
+		}
+		return pr.vals[0], pr.offs[0], true
+	}
+	if v, off, ok := one("GM"); ok && strings.TrimSpace(v) != "1" && strings.TrimSpace(v) != "" {
+		return nil, &SGFError{Offset: off, Msg: fmt.Sprintf("GM[%s] is not a game of Go (GM[1])", v)}
+	}
+	if v, off, ok := one("SZ"); ok {
+		a, b, rect := strings.Cut(v, ":")
+		n, err := strconv.Atoi(strings.TrimSpace(a))
+		if rect {
+			if m, err2 := strconv.Atoi(strings.TrimSpace(b)); err2 != nil || m != n {
+				return nil, &SGFError{Offset: off, Msg: fmt.Sprintf("SZ[%s]: only square boards", v)}
+			}
+		}
+		if err != nil || n < MinSize || n > MaxSize {
+			return nil, &SGFError{Offset: off, Msg: fmt.Sprintf("SZ[%s]: board size must be %d..%d", v, MinSize, MaxSize)}
+		}
+		r.Size = n
+	}
+	text := func(id string) string {
+		v, _, _ := one(id)
+		return strings.TrimSpace(strings.ToValidUTF8(sgfSimpleText(v), "\uFFFD"))
+	}
+	r.Black = Player{Name: text("PB"), Rank: text("BR")}
+	r.White = Player{Name: text("PW"), Rank: text("WR")}
+	r.Date = text("DT")
+	r.Event, r.Round, r.Place, r.GameName = text("EV"), text("RO"), text("PC"), text("GN")
+	r.TimeLimit, r.Overtime, r.Source = text("TM"), text("OT"), text("AP")
+	if r.Date != "" {
+		t, ok := parseDate(r.Date)
+		if ok {
+			r.PlayedAt = t
+		} else {
+			note("DT[%s] is not a date this reader knows (YYYY-MM-DD): the date played is unknown", r.Date)
+		}
+	}
+
+	r.Rules = Chinese()
+	if v, off, ok := one("RU"); ok {
+		if p, ok := Preset(v); ok {
+			r.Rules = p
+		} else if rs, err := ParseRuleset(v); err == nil {
+			r.Rules = rs
+		} else if strings.Contains(v, "=") {
+			return nil, &SGFError{Offset: off, Msg: fmt.Sprintf("RU[%s]: %v", v, err)}
+		} else {
+			note("RU[%s] is none of chinese, japanese, korean, ing, qq, aga, nz: Chinese rules assumed", v)
+		}
+	}
+
+	point := func(v string, off int) (Point, error) {
+		pt, err := ParseSGFPoint(v)
+		if err != nil {
+			return Point{}, &SGFError{Offset: off, Msg: fmt.Sprintf("[%s] is not a point", v)}
+		}
+		return pt, nil
+	}
+	// points expands a point list, with "aa:cc" rectangles.
+	points := func(props []sgfProp) ([]Point, error) {
+		var out []Point
+		for _, pr := range props {
+			for i, v := range pr.vals {
+				v = strings.TrimSpace(v)
+				if v == "" || v == "tt" && r.Size <= 19 {
+					continue // an empty list written as [] (or a pass point)
+				}
+				a, b, rect := strings.Cut(v, ":")
+				p1, err := point(a, pr.offs[i])
+				if err != nil {
+					return nil, err
+				}
+				if !p1.On(r.Size) {
+					return nil, &SGFError{Offset: pr.offs[i], Msg: fmt.Sprintf("%s[%s] is off the %d×%d board", pr.id, v, r.Size, r.Size)}
+				}
+				if !rect {
+					out = append(out, p1)
+					continue
+				}
+				p2, err := point(b, pr.offs[i])
+				if err != nil {
+					return nil, err
+				}
+				if !p2.On(r.Size) || p2.X < p1.X || p2.Y < p1.Y {
+					return nil, &SGFError{Offset: pr.offs[i], Msg: fmt.Sprintf("%s[%s] is not a rectangle on the board", pr.id, v)}
+				}
+				for y := p1.Y; y <= p2.Y; y++ {
+					for x := p1.X; x <= p2.X; x++ {
+						out = append(out, Point{x, y})
+					}
+				}
+			}
+		}
+		return out, nil
+	}
+	abs, err := points(setupB)
+	if err != nil {
+		return nil, err
+	}
+	aws, err := points(setupW)
+	if err != nil {
+		return nil, err
+	}
+	aes, err := points(setupE)
+	if err != nil {
+		return nil, err
+	}
+	abs, aws = setupPoints(abs, aws, aes, note)
+
+	// The turns become moves: plays and passes, in order.
+	ms := make([]readMove, 0, len(turns))
+	var setupTurns []int // indexes into turns of setup after moves, with the moves before them
+	var setupAt []int
+	for ti, t := range turns {
+		switch t.kind {
+		case turnPlay:
+			v := strings.TrimSpace(t.v)
+			if v == "" || (v == "tt" && r.Size <= 19) {
+				ms = append(ms, readMove{PassMove(t.c), t.node, t.off})
+				continue
+			}
+			pt, err := point(v, t.off)
+			if err != nil {
+				return nil, err
+			}
+			ms = append(ms, readMove{Play(t.c, pt), t.node, t.off}) // off-board points are illegal moves, found by replay
+		case turnEmpty:
+			ms = append(ms, readMove{Move{Pass: true}, t.node, t.off}) // colour set below
+		case turnSetup:
+			setupTurns = append(setupTurns, ti)
+			setupAt = append(setupAt, len(ms))
+		}
+	}
+
+	// Handicap: HA, the setup stones, and Fox's handicap stones written as
+	// Black's first moves.
+	haGiven, ha := false, 0
+	if v, _, ok := one("HA"); ok {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 0 || n > MaxHandicap {
+			note("HA[%s] is not a handicap of 0..%d: ignored", v, MaxHandicap)
+		} else {
+			haGiven, ha = true, n
+		}
+	}
+	if len(abs) == 0 && len(aws) == 0 && ha < MinHandicap && len(setupTurns) == 0 {
+		k := 0
+		for k < len(ms) && ms[k].m.Color == Black && !ms[k].m.Pass {
+			k++
+		}
+		if k >= MinHandicap && k <= MaxHandicap && distinctPlays(ms[:k], r.Size) {
+			for _, m := range ms[:k] {
+				abs = append(abs, m.m.Point)
+			}
+			how := "no HA"
+			if haGiven {
+				how = fmt.Sprintf("HA[%d]", ha)
+			}
+			note("%s and Black's first %d moves in a row: read as a %d-stone handicap placed by Black (as Fox writes it)", how, k, k)
+			ms = ms[k:]
+			for i := range setupAt {
+				setupAt[i] -= k
+			}
+			ha, haGiven = k, true
+		}
+	}
+	for _, pt := range abs {
+		r.Setup = append(r.Setup, Stone{Black, pt})
+	}
+	for _, pt := range aws {
+		r.Setup = append(r.Setup, Stone{White, pt})
+	}
+	firstMove := Empty
+	for _, m := range ms {
+		if m.m.Color != Empty {
+			firstMove = m.m.Color
+			break
+		}
+	}
+	switch {
+	case haGiven && ha >= MinHandicap && len(abs) == 0:
+		pts, ok := HandicapPoints(r.Size, ha)
+		if !ok {
+			note("HA[%d] without AB stones, and %d×%d has no fixed placement: read as an even game", ha, r.Size, r.Size)
+			break
+		}
+		stones := make([]Stone, 0, len(pts)+len(r.Setup))
+		for _, pt := range pts {
+			stones = append(stones, Stone{Black, pt})
+		}
+		r.Setup = append(stones, r.Setup...)
+		r.Handicap = ha
+		note("HA[%d] without AB: the stones assumed on the fixed star points", ha)
+	case haGiven && ha >= MinHandicap && len(abs) != ha:
+		if len(abs) >= MinHandicap && len(abs) <= MaxHandicap && len(aws) == 0 {
+			r.Handicap = len(abs)
+			note("HA[%d] but %d AB stones: a %d-stone handicap assumed, as the stones stand", ha, len(abs), len(abs))
+		} else {
+			note("HA[%d] but %d black and %d white setup stones: read as an even game from that position", ha, len(abs), len(aws))
+		}
+	case haGiven:
+		r.Handicap = ha
+	case len(abs) >= MinHandicap && len(abs) <= MaxHandicap && len(aws) == 0 && firstMove == White:
+		r.Handicap = len(abs)
+		note("no HA, but %d AB stones and White moves first: a %d-stone handicap assumed", len(abs), len(abs))
+	}
+
+	// Who moves first: PL, else the first move.
+	usual := Black
+	if r.Handicap >= MinHandicap {
+		usual = White
+	}
+	first := usual
+	if v, off, ok := one("PL"); ok {
+		c, err := ParseColor(strings.TrimSpace(v))
+		switch {
+		case err != nil || c == Empty:
+			note("PL[%s] (byte %d) is not B or W: ignored", v, off)
+		default:
+			first = c
+		}
+	} else if firstMove != Empty && firstMove != usual {
+		first = firstMove
+		note("the first move is %s's and no PL says so: %s moved first, as the record has it", firstMove, firstMove)
+	}
+	if first != usual {
+		r.First = first
+	}
+
+	// Turns alternate; a colour that plays twice in a row passed between
+	// (FF[3] and many servers leave passes out), and an empty node of an
+	// FF[3] file is a pass.
+	r.Moves = make([]Move, 0, len(ms)+8)
+	after := make([]int, len(nodes)) // moves played once a node is read; -1: the node has none
+	for i := range after {
+		after[i] = -1
+	}
+	var omitted, empties []int
+	next := first
+	si := 0
+	cutNode := len(nodes) // the node of setup the record is read up to
+	for i := 0; i <= len(ms) && cutNode == len(nodes); i++ {
+		for si < len(setupAt) && setupAt[si] == i {
+			t := turns[setupTurns[si]]
+			si++
+			if si > maxSetupAfterMoves {
+				note("more than %d nodes of setup after moves: the record is read up to move %d", maxSetupAfterMoves, len(r.Moves))
+				cutNode = t.node
+				break
+			}
+			m, ok, stop := setupAsMove(r, t, next, note)
+			if stop {
+				cutNode = t.node
+				break
+			}
+			if ok {
+				r.Moves = append(r.Moves, m)
+				after[t.node] = len(r.Moves)
+				next = next.Opponent()
+			}
+		}
+		if cutNode < len(nodes) || i == len(ms) {
+			break
+		}
+		m := ms[i]
+		if m.m.Color == Empty {
+			m.m.Color = next
+			empties = append(empties, len(r.Moves)+1)
+		}
+		if m.m.Color != next {
+			r.Moves = append(r.Moves, PassMove(next))
+			omitted = append(omitted, len(r.Moves))
+			next = next.Opponent()
+		}
+		r.Moves = append(r.Moves, m.m)
+		after[m.node] = len(r.Moves)
+		next = next.Opponent()
+	}
+	number := make([]int, len(nodes))
+	for ni, cur := 0, 0; ni < len(nodes); ni++ {
+		if after[ni] >= 0 {
+			cur = after[ni]
+		}
+		number[ni] = cur
+	}
+	if len(omitted) > 0 {
+		note("a colour played twice in a row: a pass by the other assumed before move%s %s", plural(len(omitted)), listNumbers(omitted))
+	}
+	if len(empties) > 0 {
+		note("empty node%s in the main line of an FF[%d] file: read as a pass at move%s %s", plural(len(empties)), ff, plural(len(empties)), listNumbers(empties))
+	}
+
+	// Comments and clocks, numbered by the moves.
+	if v, _, ok := one("GC"); ok && strings.TrimSpace(v) != "" {
+		r.Comments = append(r.Comments, Comment{Move: 0, Text: strings.TrimSpace(strings.ToValidUTF8(v, "\uFFFD"))})
+	}
+	for ni := range nodes {
+		cs, ok := nodeComments[ni]
+		if !ok {
+			continue
+		}
+		if ni >= cutNode {
+			continue
+		}
+		at := number[ni]
+		t := strings.Join(cs, "\n")
+		if k := len(r.Comments); k > 0 && r.Comments[k-1].Move == at {
+			r.Comments[k-1].Text += "\n" + t
+		} else {
+			r.Comments = append(r.Comments, Comment{Move: at, Text: t})
+		}
+	}
+	for _, c := range clocks {
+		if c.node >= cutNode {
+			continue
+		}
+		at := number[c.node]
+		col := Black
+		if c.pr.id == "WL" || c.pr.id == "OW" {
+			col = White
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(c.pr.vals[0]), 64)
+		if err != nil || f < 0 || math.IsInf(f, 0) {
+			note("%s[%s] (byte %d) is not a time: ignored", c.pr.id, c.pr.vals[0], c.pr.offs[0])
+			continue
+		}
+		k := len(r.Clock) - 1
+		if k < 0 || r.Clock[k].Move != at || r.Clock[k].Color != col {
+			r.Clock = append(r.Clock, Clock{Move: at, Color: col})
+			k++
+		}
+		if c.pr.id == "BL" || c.pr.id == "WL" {
+			r.Clock[k].Seconds = f
+		} else {
+			r.Clock[k].Periods = int(f)
+		}
+	}
+
+	if v, off, ok := one("KM"); ok {
+		k, msg := readKomi(v, r.Rules, r.Handicap)
+		if msg != "" {
+			note("%s (byte %d)", msg, off)
+		}
+		r.Komi = k
+	} else {
+		r.Komi = DefaultKomi(r.Rules, r.Handicap)
+		note("no KM: komi %s assumed", strconv.FormatFloat(r.Komi, 'f', -1, 64))
+	}
+
+	endedByPasses := len(r.Moves) >= r.Rules.PassesToEnd
+	for i := len(r.Moves) - r.Rules.PassesToEnd; endedByPasses && i < len(r.Moves); i++ {
+		endedByPasses = r.Moves[i].Pass
+	}
+	counted := endedByPasses || len(tb)+len(tw) > 0
+	if v, _, ok := one("RE"); ok {
+		rr := readResult(v, r.Rules.Scoring == ScoringArea)
+		switch {
+		case rr.known && rr.note == "":
+			r.Result = strings.TrimSpace(v)
+		case rr.known:
+			r.Result = rr.res.String()
+			note("%s", rr.note)
+		case rr.winnerOnly && counted:
+			rr.res.End, rr.res.NoMargin = EndScore, true
+			r.Result = rr.res.String()
+			note("%s: play ended by passes, so a win by counting (%s) assumed", rr.note, r.Result)
+		case rr.winnerOnly:
+			note("%s: the result is unknown", rr.note)
+		default:
+			note("%s", rr.note)
+		}
+		if r.Result != "" {
+			r.End, r.EndBy = endFromResult(rr.res, counted)
+		}
+	}
+	if v, off, ok := one("ER"); ok {
+		reason, side, _ := strings.Cut(strings.TrimSpace(v), ":")
+		e := EndReason(strings.ToLower(reason))
+		c, err := ParseColor(side)
+		if !e.Valid() || err != nil {
+			return nil, &SGFError{Offset: off, Msg: fmt.Sprintf("ER[%s] is not an end reason", v)}
+		}
+		r.End, r.EndBy = e, c
+	}
+	if r.End == "" && endedByPasses {
+		r.End = EndScore
+		note("no result given: play ended by passes, so a count assumed")
+	}
+	if r.End == EndScore && !endedByPasses && r.Result != "" {
+		note("RE[%s] is a count but the moves do not end with %d passes: play assumed ended by agreement", r.Result, r.Rules.PassesToEnd)
+	}
+
+	if len(tb)+len(tw) > 0 {
+		tbs, err := points(tb)
+		if err != nil {
+			return nil, err
+		}
+		tws, err := points(tw)
+		if err != nil {
+			return nil, err
+		}
+		r.Dead = deadFromTerritory(r, tbs, tws)
+	}
+	return r, nil
+}
+
+func sortedKeys(m map[string][]string) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(m))
+}
+
+func bracketed(id string, vals []string) string {
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		out[i] = id + "[" + v + "]"
+	}
+	return strings.Join(out, ", ")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// listNumbers writes "3, 17, 40" or "3, 17, 40, 41, 52 and 6 more".
+func listNumbers(ns []int) string {
+	var b strings.Builder
+	for i, n := range ns {
+		if i == maxListedNotes {
+			fmt.Fprintf(&b, " and %d more", len(ns)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(n))
+	}
+	return b.String()
+}
+
+// readMove is a move of the main line with the node it stands in.
+type readMove struct {
+	m    Move
+	node int
+	off  int
+}
+
+// distinctPlays reports whether the moves are plays on distinct points
+// of the board.
+func distinctPlays(ms []readMove, size int) bool {
+	seen := map[Point]bool{}
+	for _, m := range ms {
+		if m.m.Pass || seen[m.m.Point] || !m.m.Point.On(size) {
+			return false
+		}
+		seen[m.m.Point] = true
+	}
+	return true
+}
+
+// setupPoints applies AE to the setup before play and drops points given
+// twice: what stands on the board when play starts.
+func setupPoints(abs, aws, aes []Point, note func(string, ...any)) ([]Point, []Point) {
+	if len(aes) > 0 {
+		gone := map[Point]bool{}
+		for _, p := range aes {
+			gone[p] = true
+		}
+		n := len(abs) + len(aws)
+		abs = slices.DeleteFunc(abs, func(p Point) bool { return gone[p] })
+		aws = slices.DeleteFunc(aws, func(p Point) bool { return gone[p] })
+		if removed := n - len(abs) - len(aws); removed > 0 {
+			note("AE before play removes %d of the setup stones: the rest stand", removed)
+		} else {
+			note("AE before play on %d empty point(s): nothing to remove", len(aes))
+		}
+	}
+	seen := map[Point]Color{}
+	dups := 0
+	keep := func(ps []Point, c Color) []Point {
+		return slices.DeleteFunc(ps, func(p Point) bool {
+			if _, ok := seen[p]; ok {
+				dups++
+				return true
+			}
+			seen[p] = c
+			return false
+		})
+	}
+	abs = keep(abs, Black)
+	aws = keep(aws, White)
+	if dups > 0 {
+		note("%d setup point(s) given twice: the first kept", dups)
+	}
+	return abs, aws
+}
+
+// setupAsMove reads setup after moves (AB, AW, AE in the main line after
+// play began). Setup that changes nothing is ignored; one stone of the
+// colour to move on an empty point is that colour's move (some editors
+// write moves so); anything else cannot be played, and the record is read
+// up to it (stop).
+func setupAsMove(r *Record, t turn, next Color, note func(string, ...any)) (m Move, ok, stop bool) {
+	g, err := Replay(r)
+	if err != nil {
+		note("setup after move %d (byte %d): the moves before it do not replay, so the record is read up to it", len(r.Moves), t.off)
+		return Move{}, false, true
+	}
+	var add []Stone
+	var clear []Point
+	for _, pr := range t.setup {
+		for i, v := range pr.vals {
+			v = strings.TrimSpace(v)
+			if v == "" {
+				continue
+			}
+			p, err := ParseSGFPoint(v)
+			if err != nil || !p.On(r.Size) || strings.Contains(v, ":") {
+				note("setup %s[%s] after move %d (byte %d) is not a point on the board: the record is read up to it", pr.id, v, len(r.Moves), pr.offs[i])
+				return Move{}, false, true
+			}
+			switch pr.id {
+			case "AB":
+				add = append(add, Stone{Black, p})
+			case "AW":
+				add = append(add, Stone{White, p})
+			default:
+				clear = append(clear, p)
+			}
+		}
+	}
+	changes := 0
+	var change Stone
+	for _, p := range clear {
+		if g.At(p) != Empty {
+			changes = 2 // removing a stone is no move
+		}
+	}
+	for _, s := range add {
+		if g.At(s.Point) != s.Color {
+			changes++
+			change = s
+		}
+	}
+	switch {
+	case changes == 0:
+		note("setup after move %d (byte %d) changes nothing on the board: ignored", len(r.Moves), t.off)
+		return Move{}, false, false
+	case changes == 1 && change.Color == next && g.At(change.Point) == Empty && g.Legal(Play(next, change.Point)) == nil:
+		note("setup after move %d (byte %d) places one %s stone, and it is %s's turn: read as %s's move", len(r.Moves), t.off, next, next, next)
+		return Play(next, change.Point), true, false
+	}
+	note("setup after move %d (byte %d) changes the position in a way no move does: the record is read up to move %d, and the moves after it are not judged", len(r.Moves), t.off, len(r.Moves))
+	return Move{}, false, true
+}
+
+// komiScale is decided: servers write komi times 100 (KM[750] for 7.5
+// points; Fox KM[375] for 3¾ stones, which is 7.5 points). No real komi
+// reaches 100 points, so a value of 100 or more is read divided by 100:
+// as points when that gives whole or half points, else as stones when
+// that gives quarter stones.
+const komiScale = 100
+
+// readKomi reads a KM value; note says what was assumed, if anything. A
+// value that means no komi at all is replaced by the ruleset's, noted.
+func readKomi(v string, rules Ruleset, handicap int) (komi float64, note string) {
+	fallback := func(why string) (float64, string) {
+		k := DefaultKomi(rules, handicap)
+		return k, fmt.Sprintf("KM[%s] %s: komi %s assumed", v, why, strconv.FormatFloat(k, 'f', -1, 64))
+	}
+	t := strings.TrimSpace(v)
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "目"), "点")
+	k, err := strconv.ParseFloat(strings.ReplaceAll(t, ",", "."), 64)
+	if err != nil || math.IsNaN(k) || math.IsInf(k, 0) {
+		if t == "" {
+			return fallback("is empty")
+		}
+		return fallback("is not a number")
+	}
+	f := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	if math.Abs(k) >= komiScale {
+		if s := k / komiScale; halfPoints(s) {
+			return s, fmt.Sprintf("KM[%s] read as komi %s: the value was written times %d", v, f(s), komiScale)
+		}
+		if s := k / komiScale; halfPoints(2 * s) {
+			return 2 * s, fmt.Sprintf("KM[%s] read as komi %s: %s stones written times %d (one stone is two points)", v, f(2*s), f(s), komiScale)
+		}
+		return fallback(fmt.Sprintf("is too large and not komi times %d", komiScale))
+	}
+	if halfPoints(k) {
+		return k, ""
+	}
+	if halfPoints(2 * k) {
+		return 2 * k, fmt.Sprintf("KM[%s] read as komi %s: a quarter komi is one in stones (one stone is two points)", v, f(2*k))
+	}
+	return fallback("is not a whole or half number of points, nor a number of quarter stones")
+}
+
+// dateLayouts are the DT forms read into PlayedAt, tried in order.
+var dateLayouts = []string{
+	"2006-01-02", "2006-1-2", "2006/01/02", "2006/1/2", "2006.01.02", "2006.1.2", "20060102",
+	"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04:05Z07:00", "2006-01-02T15:04:05",
+	"2006/01/02 15:04:05", "2006/01/02 15:04", "2006.01.02 15:04", "2006年1月2日", "2006年01月02日",
+}
+
+// parseDate reads the first date of a DT value ("2024-01-02",
+// "2024-01-02,03", "2024.01.02 12:30", "2024年1月2日"). A date without a
+// time is the day's start in UTC: records do not say the zone.
+func parseDate(dt string) (time.Time, bool) {
+	s := strings.TrimSpace(dt)
+	if i := strings.IndexAny(s, ",;"); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	for _, l := range dateLayouts {
+		if t, err := time.Parse(l, s); err == nil && t.Year() >= 1 {
+			return t.UTC(), true
+		}
+	}
+	// A date followed by other words: "2024-01-02 (Sat)".
+	if f := strings.Fields(s); len(f) > 1 {
+		for _, l := range dateLayouts[:7] {
+			if t, err := time.Parse(l, f[0]); err == nil {
+				return t.UTC(), true
+			}
+		}
+	}
+	return time.Time{}, false
+}
