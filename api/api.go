@@ -109,6 +109,7 @@ func (s *Server) routes() {
 
 	admin := authed.Group("/admin", s.require(players.RoleAdmin))
 	admin.POST("/accounts", s.createAccount)
+	admin.GET("/games", s.listFlaggedGames)
 	s.examRoutes(authed, admin)
 	s.auditRoutes(authed, admin)
 	s.adminRoutes(admin)

@@ -150,6 +150,7 @@ var routeRoles = map[string][]players.Role{
 	"GET /api/v1/admin/verify":                                   {players.RoleAdmin},
 	"GET /api/v1/admin/verify/reports":                           {players.RoleAdmin},
 	"GET /api/v1/admin/jobs":                                     {players.RoleAdmin},
+	"GET /api/v1/admin/games":                                    {players.RoleAdmin},
 	"GET /api/v1/admin/flags":                                    {players.RoleAdmin},
 	"GET /api/v1/admin/flags/:id":                                {players.RoleAdmin},
 	"POST /api/v1/admin/flags/:id/resolution":                    {players.RoleAdmin},

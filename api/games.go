@@ -14,6 +14,7 @@ import (
 
 	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/intake"
+	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/rating"
 )
 
@@ -153,7 +154,8 @@ func (s *Server) submission(c *gin.Context) (intake.Submission, error) {
 		if len(body) == 0 {
 			return intake.Submission{}, &Error{Status: http.StatusBadRequest, Code: "invalid_sgf", Message: "the request body is empty; send the SGF text", Details: map[string]any{"offset": 0}}
 		}
-		sub := intake.Submission{SourceID: c.Query("source_id"), GameID: c.Query("game_id"), SGF: body, By: by.Username, TimeControl: c.Query("time_control")}
+		sub := intake.Submission{SourceID: c.Query("source_id"), GameID: c.Query("game_id"), SGF: body, By: by.Username, TimeControl: c.Query("time_control"),
+			Trusted: by.Role == players.RoleServer}
 		if v, ok := c.GetQuery("rated"); ok {
 			b, err := strconv.ParseBool(v)
 			if err != nil {
@@ -175,7 +177,7 @@ func (s *Server) submission(c *gin.Context) (intake.Submission, error) {
 		return intake.Submission{}, err
 	}
 	sub := intake.Submission{SourceID: in.SourceID, GameID: in.GameID, Black: in.Black, White: in.White, Record: rec,
-		Rated: in.Rated, TimeControl: in.TimeControl, By: by.Username}
+		Rated: in.Rated, TimeControl: in.TimeControl, By: by.Username, Trusted: by.Role == players.RoleServer}
 	if rec == nil {
 		sub.SGF = []byte(in.SGF)
 	}
@@ -206,6 +208,17 @@ type gameJSON struct {
 	CreatedAt   time.Time     `json:"created_at"`
 	FinishedAt  *time.Time    `json:"finished_at,omitempty"`
 	ExpiresAt   *time.Time    `json:"expires_at,omitempty"`
+	PlayedAt    *time.Time    `json:"played_at,omitempty"`
+	// The judge's notes on a counted game sent without dead stones.
+	ProposedDead    []games.Point `json:"proposed_dead,omitempty"`
+	CountUnverified bool          `json:"count_unverified,omitempty"`
+	ComputedResult  string        `json:"computed_result,omitempty"`
+	KomiFits        *float64      `json:"komi_fits,omitempty"`
+	// What the record says besides the moves.
+	Event  string `json:"event,omitempty"`
+	Round  string `json:"round,omitempty"`
+	Place  string `json:"place,omitempty"`
+	Source string `json:"source,omitempty"`
 }
 
 func toGameJSON(g intake.StoredGame) gameJSON {
@@ -215,12 +228,14 @@ func toGameJSON(g intake.StoredGame) gameJSON {
 		TimeControl: g.TimeControl, Size: r.Size, Rules: r.Rules.String(), Komi: r.Komi, Handicap: r.Handicap,
 		Moves: r.Moves, Setup: r.Setup, Dead: r.Dead, MoveCount: len(r.Moves), SubmittedBy: g.SubmittedBy,
 		CreatedAt: g.CreatedAt.UTC(), FinishedAt: optTime(g.FinishedAt), ExpiresAt: optTime(g.ExpiresAt),
+		PlayedAt: optTime(g.PlayedAt), Event: r.Event, Round: r.Round, Place: r.Place, Source: r.Source,
 	}
 	if out.Moves == nil {
 		out.Moves = []games.Move{}
 	}
 	if v := g.Verdict; v != nil {
 		out.End, out.Result, out.MoveCount = string(v.End), v.Result, v.Moves
+		out.ProposedDead, out.CountUnverified, out.ComputedResult, out.KomiFits = v.ProposedDead, v.CountUnverified, v.Computed, v.KomiFits
 		if r.EndBy != games.Empty {
 			out.EndBy = sideName(r.EndBy)
 		}
@@ -300,4 +315,42 @@ func (s *Server) getGame(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusOK, toGameJSON(g))
+}
+
+// flaggedJSON is a flagged game: the game, and when and why it was
+// flagged.
+type flaggedJSON struct {
+	Game      gameJSON  `json:"game"`
+	Flag      string    `json:"flag"`
+	FlaggedAt time.Time `json:"flagged_at"`
+}
+
+// listFlaggedGames answers GET /api/v1/admin/games?flag=count_unverified:
+// games from game servers accepted as claimed although their count gave
+// another result, newest first, each with both results.
+func (s *Server) listFlaggedGames(c *gin.Context) {
+	var cur intake.FlagCursor
+	limit, has, err := PageParams(c, &cur)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	flag := c.DefaultQuery("flag", intake.FlagCountUnverified)
+	var after *intake.FlagCursor
+	if has {
+		after = &cur
+	}
+	rows, err := s.deps.Games.Flagged(c.Request.Context(), flag, after, limit+1)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	page, err := pageOf(rows, limit, func(f intake.FlaggedGame) flaggedJSON {
+		return flaggedJSON{Game: toGameJSON(f.Game), Flag: f.Flag, FlaggedAt: f.At.UTC()}
+	}, func(f intake.FlaggedGame) any { return intake.FlagCursor{At: f.At, ID: f.Game.ID} })
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, page)
 }

@@ -40,12 +40,12 @@ func gameBody(r *games.Record, source, black, white string) map[string]any {
 // gamesEnv is an env with two players and a game server's token.
 type gamesEnv struct {
 	*env
-	server, alice string
+	server, alice, admin string
 }
 
 func newGamesEnv(t *testing.T) gamesEnv {
 	e := newEnv(t)
-	g := gamesEnv{env: e, server: e.account("go-server", players.RoleServer), alice: e.register("alice")}
+	g := gamesEnv{env: e, server: e.account("go-server", players.RoleServer), alice: e.register("alice"), admin: e.account("root", players.RoleAdmin)}
 	e.register("bob")
 	return g
 }
@@ -145,7 +145,6 @@ func TestRefusedGameChangesNothing(t *testing.T) {
 		details map[string]any
 	}{
 		{"illegal move", illegal, 422, "illegal_move", map[string]any{"move": 3.0, "point": "e5", "sgf_point": "ee", "reason": "occupied", "color": "black"}},
-		{"result mismatch", mismatch, 422, "result_mismatch", map[string]any{"claimed": "B+5", "computed": "W+7.5"}},
 		{"bad sgf", map[string]any{"source_id": "s-sgf", "sgf": "(;GM[1]SZ[9];B[ee]"}, 400, "invalid_sgf", map[string]any{"offset": 18.0}},
 		{"unknown player", gameBody(good, "s-unknown", "alice", "nobody"), 422, "unknown_player", map[string]any{"side": "white", "username": "nobody"}},
 		{"server cannot play", gameBody(good, "s-server", "go-server", "bob"), 422, "unknown_player", map[string]any{"side": "black"}},
@@ -167,6 +166,16 @@ func TestRefusedGameChangesNothing(t *testing.T) {
 			}
 		})
 	}
+	// A count that contradicts the claim is refused from anyone but a game
+	// server (TestCountUnverified: a server is trusted for results).
+	t.Run("result mismatch", func(t *testing.T) {
+		out := e.expect(req{method: "POST", path: "/api/v1/games", token: e.admin, body: mismatch}, 422, "result_mismatch")
+		for k, v := range map[string]any{"claimed": "B+5", "computed": "W+7.5"} {
+			if got := out.errDetails()[k]; got != v {
+				t.Errorf("details.%s = %v, want %v (%s)", k, got, v, out.Body)
+			}
+		}
+	})
 	// Raw SGF, malformed: the offset too.
 	out := e.expect(req{method: "POST", path: "/api/v1/games?source_id=s-raw", token: e.server, body: "(;GM[1]SZ[9]PB[alice]PW[bob];B[ee]", header: map[string]string{"Content-Type": "application/x-go-sgf"}}, 400, "invalid_sgf")
 	if out.errDetails()["offset"] != 34.0 {
@@ -357,4 +366,48 @@ func TestLeaderboardAndHistoryPaging(t *testing.T) {
 	}
 	e.expect(req{method: "GET", path: "/api/v1/leaderboard?rank=3p", token: e.alice}, 400, "invalid_parameter")
 	e.expect(req{method: "GET", path: "/api/v1/leaderboard?rank=strong", token: e.alice}, 400, "invalid_parameter")
+}
+
+// TestCountUnverified: a counted game from a game server whose count
+// (nothing on the board to propose dead) does not give the claim is
+// accepted as claimed (a game server is trusted for results), rated by
+// the claim, flagged count_unverified with both results on the game and in
+// the admins' list; a retry does not flag it twice; an admin's identical
+// submission is refused (TestRefusedGameChangesNothing).
+func TestCountUnverified(t *testing.T) {
+	e := newGamesEnv(t)
+	body := gameBody(randomGame(3, 50, false), "s-unverified", "alice", "bob")
+	body["moves"], body["end"], body["result"] = []string{"", ""}, "score", "B+5"
+	delete(body, "end_by")
+	out := e.submit(body, 201, "")
+	g := out.JSON["game"].(map[string]any)
+	if g["result"] != "B+5" || g["count_unverified"] != true || g["computed_result"] != "W+7.5" || side(out, "white")["delta"] != -5.0 { // rated by the claim (a 2-move win gains nothing)
+		t.Fatalf("accepted %s", out.Body)
+	}
+	e.submit(body, 200, "")
+	list := e.expect(req{method: "GET", path: "/api/v1/admin/games?flag=count_unverified", token: e.admin}, 200, "").JSON["items"].([]any)
+	if len(list) != 1 || list[0].(map[string]any)["game"].(map[string]any)["id"] != g["id"] {
+		t.Fatalf("flagged games %v, want the one game once", list)
+	}
+	e.expect(req{method: "GET", path: "/api/v1/admin/games?flag=nope", token: e.admin}, 422, "invalid_field")
+	e.expect(req{method: "GET", path: "/api/v1/admin/games", token: e.alice}, 403, "forbidden")
+	if got := e.expect(req{method: "GET", path: "/api/v1/games/" + g["id"].(string), token: e.alice}, 200, "").JSON; got["count_unverified"] != true {
+		t.Fatalf("the game does not show it: %v", got)
+	}
+}
+
+// TestPlayedAtFromTheRecord: a record's date (SGF DT) is when the game was
+// played, not when it was sent; without one it is the submission's time.
+func TestPlayedAtFromTheRecord(t *testing.T) {
+	e := newGamesEnv(t)
+	sgf := "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]DT[2024-05-02]EV[City Cup]PB[alice]PW[bob]RE[W+R];B[ee];W[cc])"
+	out := e.expect(req{method: "POST", path: "/api/v1/games?source_id=s-dt", token: e.server, body: sgf, header: map[string]string{"Content-Type": "application/x-go-sgf"}}, 201, "")
+	g := out.JSON["game"].(map[string]any)
+	if g["played_at"] != "2024-05-02T00:00:00Z" || g["event"] != "City Cup" {
+		t.Fatalf("game %v", g)
+	}
+	out = e.submit(gameBody(randomGame(4, 50, false), "s-nodt", "alice", "bob"), 201, "")
+	if g := out.JSON["game"].(map[string]any); g["played_at"] != g["finished_at"] {
+		t.Fatalf("without a date: played_at %v, finished_at %v", g["played_at"], g["finished_at"])
+	}
 }

@@ -238,7 +238,7 @@ func (d Draft) Build(c Checks, id, by string, now time.Time) (Schedule, error) {
 		s.Rules = DefaultExamRules
 	}
 	if _, ok := games.Preset(s.Rules); !ok {
-		fail("rules", fmt.Sprintf("unknown rules %q: want a rules preset name: chinese, japanese, ing or qq", s.Rules))
+		fail("rules", fmt.Sprintf("unknown rules %q: want a rules preset name: %s", s.Rules, strings.Join(games.RulesetNames(), ", ")))
 	}
 	s.TimeControl = DefaultTimeControl
 	if d.TimeControl != nil {

@@ -411,3 +411,12 @@ func (r *Ruleset) UnmarshalText(b []byte) error {
 	*r = v
 	return nil
 }
+
+// RulesetNames lists the presets' names, in the table's order.
+func RulesetNames() []string {
+	names := make([]string, len(rulesetTable))
+	for i, p := range rulesetTable {
+		names[i] = p.name
+	}
+	return names
+}

@@ -47,7 +47,10 @@ type StoredGame struct {
 	SubmittedBy string    `json:"submitted_by,omitempty"`
 	CreatedAt   time.Time `json:"created_at"`
 	FinishedAt  time.Time `json:"finished_at,omitzero"`
-	ExpiresAt   time.Time `json:"expires_at,omitzero"` // pending games only
+	// PlayedAt is when the game was played: the record's date (SGF DT)
+	// when it gives one, else when it was submitted.
+	PlayedAt  time.Time `json:"played_at,omitzero"`
+	ExpiresAt time.Time `json:"expires_at,omitzero"` // pending games only
 }
 
 // Store keeps game records. Implementations map their driver's errors to
@@ -81,6 +84,34 @@ type Store interface {
 	// ended (finished or expired): a player in one may not queue for
 	// another.
 	Unfinished(ctx context.Context, player string) ([]string, error)
+	// Flag marks a stored game with a flag that admins list
+	// (FlagCountUnverified), at `at`; marking it again is no error (the
+	// first time stays).
+	Flag(ctx context.Context, id, flag string, at time.Time) error
+	// Flagged lists up to limit games marked with flag, newest mark first
+	// (then by id), after the cursor when it is set.
+	Flagged(ctx context.Context, flag string, after *FlagCursor, limit int) ([]FlaggedGame, error)
+}
+
+// FlagCountUnverified marks a game from a game server whose count did not
+// give the claimed result: accepted as claimed (a game server is trusted
+// for results), listed for admins with both results.
+const FlagCountUnverified = "count_unverified"
+
+// Flags are the flags a game may carry.
+var Flags = []string{FlagCountUnverified}
+
+// FlaggedGame is a game with one of its flags.
+type FlaggedGame struct {
+	Game StoredGame
+	Flag string
+	At   time.Time // when it was marked
+}
+
+// FlagCursor is the last game of the previous page of Flagged.
+type FlagCursor struct {
+	At time.Time `json:"t"`
+	ID string    `json:"i"`
 }
 
 // Sentinels of the store and of intake; api maps them to HTTP.
@@ -142,6 +173,9 @@ type hashedContent struct {
 	Dead     []games.Point   `json:"dead"`
 	Result   string          `json:"result"` // the verdict's
 	Pen      games.Penalties `json:"pen"`
+	// First changes the game (who moved first); empty for the usual
+	// order, so the hashes of games stored before it stay the same.
+	First games.Color `json:"first,omitempty"`
 }
 
 // ContentHash is the hex SHA-256 of a finished game's facts: its players,
@@ -152,7 +186,7 @@ func ContentHash(black, white string, rated bool, r *games.Record, v games.Verdi
 	b, err := json.Marshal(hashedContent{
 		Black: black, White: white, Rated: rated, Size: r.Size, Rules: r.Rules, Komi: r.Komi,
 		Handicap: r.Handicap, Setup: r.Setup, Moves: r.Moves, End: r.End, EndBy: r.EndBy,
-		Dead: r.Dead, Result: v.Result, Pen: r.Penalties,
+		Dead: r.Dead, Result: v.Result, Pen: r.Penalties, First: r.First,
 	})
 	if err != nil {
 		// Only a move without a colour fails to marshal, and Judge refuses

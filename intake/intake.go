@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/games/charset"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/rating"
 )
@@ -34,6 +35,11 @@ type Submission struct {
 	Rated       *bool // nil: true, or the pending game's
 	TimeControl string
 	By          string // the submitting account
+	// Trusted: the submitter is a game server, trusted for results: a
+	// counted game whose count (with dead stones proposed when none are
+	// marked) does not give the claim is accepted as claimed and flagged
+	// FlagCountUnverified with both results, instead of refused.
+	Trusted bool
 }
 
 // Accepted is the answer to a submission: the stored game and what
@@ -154,7 +160,7 @@ func (in *Intake) submit(ctx context.Context, s Submission) (Accepted, error) {
 			return Accepted{}, invalid("sgf", "the submission has neither a record nor SGF")
 		}
 		var err error
-		if r, err = games.ParseRecord(s.SGF); err != nil {
+		if r, err = readOne(s.SGF); err != nil {
 			return Accepted{}, err
 		}
 	}
@@ -201,7 +207,9 @@ func (in *Intake) submit(ctx context.Context, s Submission) (Accepted, error) {
 	if black == white {
 		return Accepted{}, invalid("white", "%q cannot play against themselves", black)
 	}
-	v, err := games.Judge(r)
+	// A count with dead stones the players agreed is the players' own:
+	// only a record without any is taken on trust.
+	v, err := games.JudgeWith(r, games.JudgeOptions{ProposeDead: true, TrustClaim: s.Trusted && len(r.Dead) == 0})
 	if err != nil {
 		return Accepted{}, err
 	}
@@ -213,7 +221,10 @@ func (in *Intake) submit(ctx context.Context, s Submission) (Accepted, error) {
 	}
 	g.Record.Assumptions = nil // said once, to the submitter; not kept
 	now := in.now()
-	g.FinishedAt = now
+	g.FinishedAt, g.PlayedAt = now, now
+	if !r.PlayedAt.IsZero() {
+		g.PlayedAt = r.PlayedAt.UTC().Truncate(time.Millisecond)
+	}
 	if pending != nil {
 		return in.finishPending(ctx, *pending, g)
 	}
@@ -399,4 +410,17 @@ func (g StoredGame) SGF() []byte {
 
 func invalid(field, format string, args ...any) error {
 	return &games.InvalidRecordError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// readOne reads the one game of an SGF submission (or a Tygem .gib or
+// Pandanet .ugf file), in whatever charset it says or is found in.
+func readOne(data []byte) (*games.Record, error) {
+	rs, err := games.ReadRecords(data, games.ReadOptions{Decode: charset.Decode})
+	if err != nil {
+		return nil, err
+	}
+	if len(rs) != 1 {
+		return nil, invalid("sgf", "the file holds %d games; submit one game a request (rankctl import takes collections)", len(rs))
+	}
+	return rs[0], nil
 }

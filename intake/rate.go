@@ -3,6 +3,8 @@ package intake
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/rating"
@@ -58,6 +60,13 @@ func (in *Intake) rate(ctx context.Context, g StoredGame, retry bool) (Accepted,
 		}
 		res = rating.GameResult{Black: rating.PlayerResult{PlayerState: b}, White: rating.PlayerResult{PlayerState: w}}
 	}
+	// The flag goes with the rating step: a crash before it is repaired
+	// by the retry or Recover, which rate again.
+	if g.Verdict != nil && g.Verdict.CountUnverified {
+		if err := in.store.Flag(ctx, g.ID, FlagCountUnverified, g.FinishedAt); err != nil {
+			return Accepted{}, err
+		}
+	}
 	if g.Status != StatusRated {
 		if err := in.store.MarkRated(ctx, g.ID); err != nil {
 			return Accepted{}, err
@@ -65,4 +74,12 @@ func (in *Intake) rate(ctx context.Context, g StoredGame, retry bool) (Accepted,
 		g.Status = StatusRated
 	}
 	return Accepted{Game: g, Rating: res, Retry: retry}, nil
+}
+
+// Flagged lists a page of the games with a flag, newest first.
+func (in *Intake) Flagged(ctx context.Context, flag string, after *FlagCursor, limit int) ([]FlaggedGame, error) {
+	if !slices.Contains(Flags, flag) {
+		return nil, invalid("flag", "%q is not a flag of games (known: %s)", flag, strings.Join(Flags, ", "))
+	}
+	return in.store.Flagged(ctx, flag, after, limit)
 }

@@ -31,6 +31,9 @@ const (
 	// players and the expiry), so that expiry and "is this player in a
 	// game" read a small collection instead of scanning the games.
 	Pending = "games_pending"
+	// Flagged marks the games with a flag admins list, one document per
+	// game and flag (an insert: marking again is a duplicate).
+	Flagged = "games_flagged"
 )
 
 // Store is a intake.Store on a Mongo database. A game document is written
@@ -47,6 +50,7 @@ type Store struct {
 	unrated *mongo.Collection
 	rated   *mongo.Collection
 	pending *mongo.Collection
+	flagged *mongo.Collection
 	// The hot path's inserts, combined with concurrent callers' (group
 	// commit).
 	insGames, insUnrated, insRated *mongox.Inserter
@@ -57,7 +61,7 @@ var _ intake.Store = (*Store)(nil)
 
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
-	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated), rated: db.Collection(Rated), pending: db.Collection(Pending)}
+	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated), rated: db.Collection(Rated), pending: db.Collection(Pending), flagged: db.Collection(Flagged)}
 	s.insGames, s.insUnrated, s.insRated = mongox.NewInserter(s.games), mongox.NewInserter(s.unrated), mongox.NewInserter(s.rated)
 	s.delUnrated = mongox.NewDeleter(s.unrated)
 	// source_id is unique: the idempotency key of a submission. The
@@ -71,6 +75,11 @@ func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 		if _, err := s.games.Indexes().CreateOne(ctx, m); err != nil {
 			return nil, wrap("create game indexes", err)
 		}
+	}
+	if _, err := s.flagged.Indexes().CreateOne(ctx, mongo.IndexModel{
+		Keys: bson.D{{Key: "flag", Value: 1}, {Key: "at", Value: -1}, {Key: "game", Value: 1}}, Options: options.Index().SetName("flag_at"),
+	}); err != nil {
+		return nil, wrap("create flag index", err)
 	}
 	return s, nil
 }
@@ -93,6 +102,7 @@ type gameDoc struct {
 	CreatedAt   time.Time  `bson:"created_at"`
 	FinishedAt  *time.Time `bson:"finished_at,omitempty"`
 	ExpiresAt   *time.Time `bson:"expires_at,omitempty"`
+	PlayedAt    *time.Time `bson:"played_at,omitempty"`
 }
 
 func optTime(t time.Time) *time.Time {
@@ -108,6 +118,7 @@ func toDoc(g intake.StoredGame) (gameDoc, error) {
 		ID: g.ID, SourceID: g.SourceID, Status: string(g.Status), Black: g.Black, White: g.White,
 		Rated: g.Rated, TimeControl: g.TimeControl, Hash: g.Hash, SubmittedBy: g.SubmittedBy,
 		CreatedAt: g.CreatedAt.UTC(), FinishedAt: optTime(g.FinishedAt), ExpiresAt: optTime(g.ExpiresAt),
+		PlayedAt: optTime(g.PlayedAt),
 	}
 	rec, err := json.Marshal(g.Record)
 	if err != nil {
@@ -135,6 +146,9 @@ func (d gameDoc) game() (intake.StoredGame, error) {
 	}
 	if d.ExpiresAt != nil {
 		g.ExpiresAt = d.ExpiresAt.UTC()
+	}
+	if d.PlayedAt != nil {
+		g.PlayedAt = d.PlayedAt.UTC()
 	}
 	if err := json.Unmarshal([]byte(d.Record), g.Record); err != nil {
 		return intake.StoredGame{}, fmt.Errorf("gamedb: game %s: stored record: %w", d.ID, err)
@@ -404,4 +418,56 @@ func (s *Store) Unfinished(ctx context.Context, player string) ([]string, error)
 // an outage (internal/outage), which api shows as 503 without the driver text.
 func wrap(op string, err error) error {
 	return mongox.Wrap("gamedb", op, err)
+}
+
+// flagDoc marks one game with one flag.
+type flagDoc struct {
+	ID   string    `bson:"_id"` // flag + "#" + game
+	Flag string    `bson:"flag"`
+	Game string    `bson:"game"`
+	At   time.Time `bson:"at"`
+}
+
+// Flag implements intake.Store.
+func (s *Store) Flag(ctx context.Context, id, flag string, at time.Time) error {
+	_, err := s.flagged.InsertOne(ctx, flagDoc{ID: flag + "#" + id, Flag: flag, Game: id, At: at.UTC()})
+	if mongo.IsDuplicateKeyError(err) {
+		return nil
+	}
+	return wrap("flag game", err)
+}
+
+// Flagged implements intake.Store: the marks of a page (indexed by flag
+// and time on MongoDB; an admin's read, never the hot path), then each
+// game by _id.
+func (s *Store) Flagged(ctx context.Context, flag string, after *intake.FlagCursor, limit int) ([]intake.FlaggedGame, error) {
+	filter := bson.D{{Key: "flag", Value: flag}}
+	if after != nil {
+		at := after.At.UTC()
+		filter = append(filter, bson.E{Key: "$or", Value: bson.A{
+			bson.D{{Key: "at", Value: bson.D{{Key: "$lt", Value: at}}}},
+			bson.D{{Key: "at", Value: at}, {Key: "game", Value: bson.D{{Key: "$gt", Value: after.ID}}}},
+		}})
+	}
+	opts := options.Find().SetSort(bson.D{{Key: "at", Value: -1}, {Key: "game", Value: 1}})
+	if limit > 0 {
+		opts.SetLimit(int64(limit))
+	}
+	cur, err := s.flagged.Find(ctx, filter, opts)
+	if err != nil {
+		return nil, wrap("list flagged games", err)
+	}
+	var marks []flagDoc
+	if err := cur.All(ctx, &marks); err != nil {
+		return nil, wrap("list flagged games", err)
+	}
+	out := make([]intake.FlaggedGame, 0, len(marks))
+	for _, m := range marks {
+		g, err := s.Game(ctx, m.Game)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, intake.FlaggedGame{Game: g, Flag: m.Flag, At: m.At.UTC()})
+	}
+	return out, nil
 }

@@ -31,6 +31,7 @@ func Run(t *testing.T, newStore func(t *testing.T) intake.Store) {
 		{"FinishedOldestFirst", finishedOldestFirst},
 		{"ExpirePending", expirePending},
 		{"UnfinishedUntilEnded", unfinishedUntilEnded},
+		{"FlaggedOnceNewestFirst", flaggedOnceNewestFirst},
 		{"TimesInUTCToTheMillisecond", timesInUTC},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
@@ -60,7 +61,7 @@ func Finished(id, source, black, white string, at time.Time) intake.StoredGame {
 	return intake.StoredGame{
 		ID: id, SourceID: source, Status: intake.StatusFinished, Black: black, White: white, Rated: true,
 		TimeControl: "byoyomi 10m 3x30s", Record: rec, Verdict: &v, Hash: intake.ContentHash(black, white, true, rec, v),
-		SubmittedBy: "go-server", CreatedAt: at, FinishedAt: at,
+		SubmittedBy: "go-server", CreatedAt: at, FinishedAt: at, PlayedAt: at.Add(-time.Hour),
 	}
 }
 
@@ -370,5 +371,60 @@ func timesInUTC(t *testing.T, s intake.Store) {
 		if c.got != c.want {
 			t.Errorf("%s at %v, want %v", c.what, c.got, c.want)
 		}
+	}
+}
+
+// flaggedOnceNewestFirst: a game is flagged once per flag (the first
+// mark's time stays), listed newest mark first, then by id, in pages
+// after a cursor, with the game as stored (a finished pending game's
+// final form too); other flags are apart.
+func flaggedOnceNewestFirst(t *testing.T, s intake.Store) {
+	ctx := context.Background()
+	for i, id := range []string{"g1", "g2", "g3"} {
+		mustCreate(t, s, Finished(id, "src-"+id, "ann", "bob", t0.Add(time.Duration(i)*time.Minute)))
+	}
+	mustCreate(t, s, PendingGame("p1", "ann", "bob", t0, time.Hour))
+	f := Finished("p1", "p1", "ann", "bob", t0.Add(time.Minute))
+	if err := s.Finish(ctx, f); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []struct {
+		id string
+		at time.Duration
+	}{{"g1", 1}, {"g2", 3}, {"g3", 3}, {"p1", 2}, {"g1", 9}} {
+		if err := s.Flag(ctx, m.id, intake.FlagCountUnverified, t0.Add(m.at*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Flag(ctx, "g2", "other", t0); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var after *intake.FlagCursor
+	for page := 0; page < 4; page++ {
+		fs, err := s.Flagged(ctx, intake.FlagCountUnverified, after, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fs) == 0 {
+			break
+		}
+		for _, fg := range fs {
+			got = append(got, fmt.Sprintf("%s@%d", fg.Game.ID, int(fg.At.Sub(t0)/time.Minute)))
+			if fg.Flag != intake.FlagCountUnverified || fg.Game.Record == nil {
+				t.Fatalf("flagged %+v", fg)
+			}
+			if fg.Game.ID == "p1" && fg.Game.Status != intake.StatusFinished {
+				t.Fatalf("the flagged pending game is %s, want its finished form", fg.Game.Status)
+			}
+		}
+		last := fs[len(fs)-1]
+		after = &intake.FlagCursor{At: last.At, ID: last.Game.ID}
+	}
+	if want := "[g2@3 g3@3 p1@2 g1@1]"; fmt.Sprint(got) != want {
+		t.Fatalf("flagged = %v, want %s", got, want)
+	}
+	if g := mustGet(t, s, "g1"); !g.PlayedAt.Equal(t0.Add(-time.Hour)) {
+		t.Fatalf("played_at %v, want %v", g.PlayedAt, t0.Add(-time.Hour))
 	}
 }

@@ -39,6 +39,12 @@ type Memory struct {
 	rated    map[string]bool      // rated, by id
 	unrated  map[string]time.Time // finished and not yet rated: when it finished
 	pending  map[string]memMark   // pending and not yet ended
+	flagged  map[string]memFlag   // flag + "#" + id: the first mark
+}
+
+type memFlag struct {
+	flag, game string
+	at         time.Time
 }
 
 // memGame is a game as gamedb stores it: the record and verdict as their
@@ -66,7 +72,7 @@ var _ intake.Store = (*Memory)(nil)
 // NewMemory returns an empty Memory.
 func NewMemory() *Memory {
 	return &Memory{games: map[string]memGame{}, bySource: map[string]string{}, ends: map[string]memEnd{},
-		rated: map[string]bool{}, unrated: map[string]time.Time{}, pending: map[string]memMark{}}
+		rated: map[string]bool{}, unrated: map[string]time.Time{}, pending: map[string]memMark{}, flagged: map[string]memFlag{}}
 }
 
 // enter runs the fault hook and refuses a finished context, as a driver
@@ -105,7 +111,7 @@ func toMem(g intake.StoredGame) (memGame, error) {
 		}
 	}
 	g.Record, g.Verdict = nil, nil
-	g.CreatedAt, g.FinishedAt, g.ExpiresAt = memTime(g.CreatedAt), memTime(g.FinishedAt), memTime(g.ExpiresAt)
+	g.CreatedAt, g.FinishedAt, g.ExpiresAt, g.PlayedAt = memTime(g.CreatedAt), memTime(g.FinishedAt), memTime(g.ExpiresAt), memTime(g.PlayedAt)
 	d.g = g
 	return d, nil
 }
@@ -372,5 +378,60 @@ func (p *MemoryPresence) Present(ctx context.Context, gameID string) ([]string, 
 		out = append(out, player)
 	}
 	sort.Strings(out)
+	return out, nil
+}
+
+// Flag implements intake.Store: the first mark stays.
+func (m *Memory) Flag(ctx context.Context, id, flag string, at time.Time) error {
+	if err := m.enter(ctx, "Flag"); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k := flag + "#" + id
+	if _, ok := m.flagged[k]; !ok {
+		m.flagged[k] = memFlag{flag: flag, game: id, at: memTime(at)}
+	}
+	return nil
+}
+
+// Flagged implements intake.Store.
+func (m *Memory) Flagged(ctx context.Context, flag string, after *intake.FlagCursor, limit int) ([]intake.FlaggedGame, error) {
+	if err := m.enter(ctx, "Flagged"); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var marks []memFlag
+	for _, f := range m.flagged {
+		if f.flag != flag {
+			continue
+		}
+		if after != nil && (f.at.After(after.At) || f.at.Equal(after.At) && f.game <= after.ID) {
+			continue
+		}
+		marks = append(marks, f)
+	}
+	sort.Slice(marks, func(i, j int) bool {
+		if !marks[i].at.Equal(marks[j].at) {
+			return marks[i].at.After(marks[j].at)
+		}
+		return marks[i].game < marks[j].game
+	})
+	if limit > 0 && len(marks) > limit {
+		marks = marks[:limit]
+	}
+	out := make([]intake.FlaggedGame, 0, len(marks))
+	for _, f := range marks {
+		d, ok := m.assembled(f.game)
+		if !ok {
+			return nil, fmt.Errorf("flagged game %s: %w", f.game, intake.ErrNotFound)
+		}
+		g, err := d.game()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, intake.FlaggedGame{Game: g, Flag: f.flag, At: f.at})
+	}
 	return out, nil
 }
