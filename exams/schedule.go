@@ -3,6 +3,7 @@ package exams
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -237,7 +238,9 @@ func (d Draft) Build(c Checks, id, by string, now time.Time) (Schedule, error) {
 	if s.Rules == "" {
 		s.Rules = DefaultExamRules
 	}
-	if _, ok := games.Preset(s.Rules); !ok {
+	// A preset by its name, as the engine's table writes it (a record's
+	// RU may say "Chinese Rules"; a schedule names the preset).
+	if !slices.Contains(games.RulesetNames(), s.Rules) {
 		fail("rules", fmt.Sprintf("unknown rules %q: want a rules preset name: %s", s.Rules, strings.Join(games.RulesetNames(), ", ")))
 	}
 	s.TimeControl = DefaultTimeControl
