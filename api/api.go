@@ -118,6 +118,7 @@ func (s *Server) routes() {
 	s.matchmakingRoutes(authed)
 
 	authed.POST("/games", s.require(players.RoleServer, players.RoleAdmin), s.submitGame)
+	authed.PUT("/server/players/:external_id", s.require(players.RoleServer), s.linkPlayer)
 	authed.GET("/games/:id", s.getGame)
 	authed.GET("/players/:username", s.getPlayer)
 	authed.GET("/players/:username/history", s.getHistory)

@@ -123,13 +123,14 @@ func TestAddressLimitIgnoresForwardedFor(t *testing.T) {
 // route must be here or in publicRoutes, so a new route cannot slip in
 // without its guard being tested.
 var routeRoles = map[string][]players.Role{
-	"POST /api/v1/auth/logout":              players.Roles,
-	"POST /api/v1/admin/accounts":           {players.RoleAdmin},
-	"POST /api/v1/games":                    {players.RoleServer, players.RoleAdmin},
-	"GET /api/v1/games/:id":                 players.Roles,
-	"GET /api/v1/players/:username":         players.Roles,
-	"GET /api/v1/players/:username/history": players.Roles,
-	"GET /api/v1/leaderboard":               players.Roles,
+	"POST /api/v1/auth/logout":                players.Roles,
+	"POST /api/v1/admin/accounts":             {players.RoleAdmin},
+	"PUT /api/v1/server/players/:external_id": {players.RoleServer},
+	"POST /api/v1/games":                      {players.RoleServer, players.RoleAdmin},
+	"GET /api/v1/games/:id":                   players.Roles,
+	"GET /api/v1/players/:username":           players.Roles,
+	"GET /api/v1/players/:username/history":   players.Roles,
+	"GET /api/v1/leaderboard":                 players.Roles,
 	// Exams and the audit trail (exams_test.go, audit_test.go test what
 	// the handlers refuse beyond the role: another player's audit trail,
 	// a player nominating someone else, a game not theirs).

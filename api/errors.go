@@ -97,6 +97,8 @@ var errorTable = []rule{
 			}
 			return "", nil
 		}},
+	{is: players.ErrLinked, status: http.StatusConflict, code: "link_conflict", message: "the server's player id is linked to another account",
+		detail: func(err error) (string, map[string]any) { return err.Error(), nil }},
 	{is: players.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "not found"},
 	{is: players.ErrBusy, status: http.StatusServiceUnavailable, code: "busy", message: "too many passwords are being checked at once; try again shortly",
 		detail: func(err error) (string, map[string]any) {
@@ -145,6 +147,9 @@ var errorTable = []rule{
 		detail: func(err error) (string, map[string]any) {
 			var e *intake.UnknownPlayerError
 			errors.As(err, &e)
+			if e.ExternalID != "" {
+				return e.Error(), map[string]any{"side": e.Side, "external_id": e.ExternalID}
+			}
 			return e.Error(), map[string]any{"side": e.Side, "username": e.Username}
 		}},
 	{as: func(err error) bool { var e *intake.ConflictError; return errors.As(err, &e) },

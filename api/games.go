@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -28,6 +29,8 @@ type gameIn struct {
 	GameID      string   `json:"game_id"`
 	Black       string   `json:"black"`
 	White       string   `json:"white"`
+	BlackID     string   `json:"black_id"`
+	WhiteID     string   `json:"white_id"`
 	Size        int      `json:"size"`
 	Rules       string   `json:"rules"`
 	Komi        *float64 `json:"komi"`
@@ -155,7 +158,7 @@ func (s *Server) submission(c *gin.Context) (intake.Submission, error) {
 			return intake.Submission{}, &Error{Status: http.StatusBadRequest, Code: "invalid_sgf", Message: "the request body is empty; send the SGF text", Details: map[string]any{"offset": 0}}
 		}
 		sub := intake.Submission{SourceID: c.Query("source_id"), GameID: c.Query("game_id"), SGF: body, By: by.Username, TimeControl: c.Query("time_control"),
-			Trusted: by.Role == players.RoleServer}
+			BlackID: c.Query("black_id"), WhiteID: c.Query("white_id"), Trusted: by.Role == players.RoleServer}
 		if v, ok := c.GetQuery("rated"); ok {
 			b, err := strconv.ParseBool(v)
 			if err != nil {
@@ -176,7 +179,7 @@ func (s *Server) submission(c *gin.Context) (intake.Submission, error) {
 	if err != nil {
 		return intake.Submission{}, err
 	}
-	sub := intake.Submission{SourceID: in.SourceID, GameID: in.GameID, Black: in.Black, White: in.White, Record: rec,
+	sub := intake.Submission{SourceID: in.SourceID, GameID: in.GameID, Black: in.Black, White: in.White, BlackID: in.BlackID, WhiteID: in.WhiteID, Record: rec,
 		Rated: in.Rated, TimeControl: in.TimeControl, By: by.Username, Trusted: by.Role == players.RoleServer}
 	if rec == nil {
 		sub.SGF = []byte(in.SGF)
@@ -353,4 +356,36 @@ func (s *Server) listFlaggedGames(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusOK, page)
+}
+
+// linkIn is the body of PUT /api/v1/server/players/{external_id}.
+type linkIn struct {
+	Username string `json:"username"`
+}
+
+type linkJSON struct {
+	Server     string    `json:"server"`
+	ExternalID string    `json:"external_id"`
+	Username   string    `json:"username"`
+	At         time.Time `json:"at"`
+}
+
+// linkPlayer: a game server ties its own id of a player to a platform
+// account, once, so that it may submit games with black_id and white_id.
+func (s *Server) linkPlayer(c *gin.Context) {
+	var in linkIn
+	if err := decodeJSON(c, &in); err != nil {
+		s.fail(c, err)
+		return
+	}
+	by, _ := principalOf(c)
+	l, err := s.deps.Players.LinkPlayer(c.Request.Context(), by.Username, c.Param("external_id"), in.Username)
+	if errors.Is(err, players.ErrNotFound) || errors.Is(err, players.ErrCannotPlay) {
+		err = &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no player " + in.Username, Details: map[string]any{"field": "username"}}
+	}
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, linkJSON{Server: l.Server, ExternalID: l.ExternalID, Username: l.Username, At: l.At.UTC()})
 }

@@ -411,3 +411,40 @@ func TestPlayedAtFromTheRecord(t *testing.T) {
 		t.Fatalf("without a date: played_at %v, finished_at %v", g["played_at"], g["finished_at"])
 	}
 }
+
+// TestPlayersByServerIDs: a game server links its own ids of players to
+// accounts once, then submits a game whose record names them otherwise
+// (PB[柯洁]) with black_id and white_id; an unlinked id is refused naming
+// it; a link is never moved; only a game server links.
+func TestPlayersByServerIDs(t *testing.T) {
+	e := newGamesEnv(t)
+	link := func(id, user string, status int, code string) {
+		t.Helper()
+		e.expect(req{method: "PUT", path: "/api/v1/server/players/" + id, token: e.server, body: map[string]string{"username": user}}, status, code)
+	}
+	link("fox-1001", "alice", 200, "")
+	link("fox-1001", "alice", 200, "") // again: no error
+	link("fox-1001", "bob", 409, "link_conflict")
+	link("fox-2002", "bob", 200, "")
+	link("fox-3003", "nobody", 404, "not_found")
+	e.expect(req{method: "PUT", path: "/api/v1/server/players/fox-4", token: e.alice, body: map[string]string{"username": "alice"}}, 403, "forbidden")
+
+	sgf := "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PB[柯洁]PW[芈昱廷]RE[W+R];B[ee];W[cc])"
+	post := func(query string, status int, code string) *resp {
+		t.Helper()
+		return e.expect(req{method: "POST", path: "/api/v1/games?source_id=s-ids" + query, token: e.server, body: sgf,
+			header: map[string]string{"Content-Type": "application/x-go-sgf"}}, status, code)
+	}
+	out := post("", 422, "unknown_player")
+	if out.errDetails()["username"] != "柯洁" {
+		t.Fatalf("by name: %s", out.Body)
+	}
+	out = post("&black_id=fox-1001&white_id=fox-9999", 422, "unknown_player")
+	if out.errDetails()["external_id"] != "fox-9999" || out.errDetails()["side"] != "white" {
+		t.Fatalf("an unlinked id: %s", out.Body)
+	}
+	out = post("&black_id=fox-1001&white_id=fox-2002", 201, "")
+	if g := out.JSON["game"].(map[string]any); g["black"] != "alice" || g["white"] != "bob" {
+		t.Fatalf("game %v", g)
+	}
+}

@@ -142,13 +142,18 @@ func (e *ConflictError) Error() string {
 // Unwrap gives ErrConflict.
 func (e *ConflictError) Unwrap() error { return ErrConflict }
 
-// UnknownPlayerError names a side whose username is no player's.
+// UnknownPlayerError names a side whose username is no player's, or
+// whose game server's id is linked to no account.
 type UnknownPlayerError struct {
-	Side     string // "black" or "white"
-	Username string
+	Side       string // "black" or "white"
+	Username   string
+	ExternalID string // the server's id, when the side was given by one
 }
 
 func (e *UnknownPlayerError) Error() string {
+	if e.ExternalID != "" {
+		return fmt.Sprintf("%s player id %q is linked to no account of this server's (link it with PUT /api/v1/server/players/{id})", e.Side, e.ExternalID)
+	}
 	return fmt.Sprintf("%s player %q is not a known player", e.Side, e.Username)
 }
 

@@ -26,10 +26,14 @@ type Recorder interface {
 // come from the record (SGF PB/PW). GameID names a pending game that this
 // result finishes; SourceID is then optional.
 type Submission struct {
-	SourceID    string
-	GameID      string
-	Black       string
-	White       string
+	SourceID string
+	GameID   string
+	Black    string
+	White    string
+	// BlackID and WhiteID name the players by the submitting server's own
+	// ids instead, each linked once to an account (players.LinkPlayer).
+	BlackID     string
+	WhiteID     string
 	Record      *games.Record
 	SGF         []byte
 	Rated       *bool // nil: true, or the pending game's
@@ -165,10 +169,17 @@ func (in *Intake) submit(ctx context.Context, s Submission) (Accepted, error) {
 		}
 	}
 	black, white := s.Black, s.White
-	if black == "" {
+	var err error
+	if black, err = in.linked(ctx, "black", black, s.BlackID, s.By); err != nil {
+		return Accepted{}, err
+	}
+	if white, err = in.linked(ctx, "white", white, s.WhiteID, s.By); err != nil {
+		return Accepted{}, err
+	}
+	if black == "" && s.BlackID == "" {
 		black = r.Black.Name
 	}
-	if white == "" {
+	if white == "" && s.WhiteID == "" {
 		white = r.White.Name
 	}
 	if strings.TrimSpace(s.SourceID) == "" && s.GameID == "" {
@@ -197,7 +208,6 @@ func (in *Intake) submit(ctx context.Context, s Submission) (Accepted, error) {
 		pr = pending.Record
 	}
 	fillUnset(r, pr)
-	var err error
 	if black, err = in.resolve(ctx, "black", black); err != nil {
 		return Accepted{}, err
 	}
@@ -343,6 +353,22 @@ func (in *Intake) again(ctx context.Context, stored, g StoredGame) (Accepted, er
 		return Accepted{}, &ConflictError{SourceID: g.SourceID, GameID: stored.ID}
 	}
 	return in.rate(ctx, stored, true)
+}
+
+// linked gives the account a side's server id is linked to (name when no
+// id is given); an id with no link is an *UnknownPlayerError naming it.
+func (in *Intake) linked(ctx context.Context, side, name, id, server string) (string, error) {
+	if id == "" {
+		return name, nil
+	}
+	if name != "" {
+		return "", invalid(side+"_id", "give the %s player by username or by %s_id, not both", side, side)
+	}
+	u, err := in.accounts.Linked(ctx, server, id)
+	if errors.Is(err, players.ErrNotFound) {
+		return "", &UnknownPlayerError{Side: side, ExternalID: id}
+	}
+	return u, err
 }
 
 // resolve gives the stored username of a side's player, or an

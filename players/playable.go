@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 )
 
 // ErrCannotPlay: the account exists but plays no games (a game server's).
@@ -56,4 +58,45 @@ func (s *Service) Playable(ctx context.Context, username string) (string, error)
 	s.play.known[a.Username] = now.Add(knownFor)
 	s.play.mu.Unlock()
 	return a.Username, nil
+}
+
+// MaxExternalID bounds a game server's player id (decided: the servers'
+// ids are numbers or short handles).
+const MaxExternalID = 64
+
+// ErrLinked: the server's id is linked to another account already.
+var ErrLinked = errors.New("the server's player id is linked to another account")
+
+// LinkPlayer ties the game server's own id of a player to a platform
+// account that may play, once: the same link again is no error, another
+// account for the same id is ErrLinked (a link is never moved, so a game
+// already submitted under the id keeps its player).
+func (s *Service) LinkPlayer(ctx context.Context, server, externalID, username string) (Link, error) {
+	externalID = strings.TrimSpace(externalID)
+	if externalID == "" || len(externalID) > MaxExternalID || strings.IndexFunc(externalID, unicode.IsControl) >= 0 {
+		return Link{}, &FieldError{Field: "external_id", Reason: fmt.Sprintf("must be 1 to %d characters, none of them control characters", MaxExternalID)}
+	}
+	name, err := s.Playable(ctx, username)
+	if err != nil {
+		return Link{}, err
+	}
+	want := Link{Server: server, ExternalID: externalID, Username: name, At: s.now()}
+	got, err := s.store.CreateLink(ctx, want)
+	if err != nil {
+		return Link{}, err
+	}
+	if got.Username != name {
+		return Link{}, fmt.Errorf("%w: %s's id %q is %s", ErrLinked, server, externalID, got.Username)
+	}
+	return got, nil
+}
+
+// Linked returns the account a game server's player id is linked to;
+// ErrNotFound if there is none.
+func (s *Service) Linked(ctx context.Context, server, externalID string) (string, error) {
+	l, err := s.store.Link(ctx, server, strings.TrimSpace(externalID))
+	if err != nil {
+		return "", err
+	}
+	return l.Username, nil
 }

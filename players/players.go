@@ -97,6 +97,22 @@ type Store interface {
 	// already is (the first revocation time stays); ErrNotFound if there
 	// is no such token.
 	RevokeToken(ctx context.Context, hash string, at time.Time) error
+	// CreateLink stores l unless the server's id is linked already, and
+	// returns the stored link either way (the first link stays).
+	CreateLink(ctx context.Context, l Link) (Link, error)
+	// Link returns the link of the server's player id; ErrNotFound if
+	// there is none.
+	Link(ctx context.Context, server, externalID string) (Link, error)
+}
+
+// Link ties a game server's own id of a player to a platform account,
+// once: the server submits games with its ids (black_id, white_id), so a
+// record's names (柯洁, a nickname) need not be usernames.
+type Link struct {
+	Server     string    `json:"server"`      // the game server's account
+	ExternalID string    `json:"external_id"` // the server's id of the player
+	Username   string    `json:"username"`    // the platform account
+	At         time.Time `json:"at"`
 }
 
 // Limiter counts attempts in fixed windows aligned on the Unix epoch, so

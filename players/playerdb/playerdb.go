@@ -18,19 +18,23 @@ import (
 const (
 	Accounts = "accounts"
 	Tokens   = "tokens"
+	// Links ties game servers' player ids to accounts, one document per
+	// server and id (an insert: the first link stays).
+	Links = "player_links"
 )
 
 // Store is a players.Store on a Mongo database.
 type Store struct {
 	accounts *mongo.Collection
 	tokens   *mongo.Collection
+	links    *mongo.Collection
 }
 
 var _ players.Store = (*Store)(nil)
 
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
-	s := &Store{accounts: db.Collection(Accounts), tokens: db.Collection(Tokens)}
+	s := &Store{accounts: db.Collection(Accounts), tokens: db.Collection(Tokens), links: db.Collection(Links)}
 	// The _id indexes make usernames and token hashes unique; these serve
 	// a player's tokens (revoking all of them) and clearing expired ones.
 	// One call per index: FerretDB v1 panics on a createIndexes of several
@@ -162,4 +166,36 @@ func (s *Store) RevokeToken(ctx context.Context, hash string, at time.Time) erro
 // an outage (internal/outage), which api shows as 503 without the driver text.
 func wrap(op string, err error) error {
 	return mongox.Wrap("playerdb", op, err)
+}
+
+type linkDoc struct {
+	ID         string    `bson:"_id"` // server + "/" + external id
+	Server     string    `bson:"server"`
+	ExternalID string    `bson:"external_id"`
+	Username   string    `bson:"username"`
+	At         time.Time `bson:"at"`
+}
+
+func linkID(server, externalID string) string { return server + "/" + externalID }
+
+// CreateLink implements players.Store: an insert under the server and id.
+func (s *Store) CreateLink(ctx context.Context, l players.Link) (players.Link, error) {
+	_, err := s.links.InsertOne(ctx, linkDoc{ID: linkID(l.Server, l.ExternalID), Server: l.Server, ExternalID: l.ExternalID, Username: l.Username, At: l.At.UTC()})
+	if err != nil && !mongo.IsDuplicateKeyError(err) {
+		return players.Link{}, wrap("create link", err)
+	}
+	return s.Link(ctx, l.Server, l.ExternalID)
+}
+
+// Link implements players.Store.
+func (s *Store) Link(ctx context.Context, server, externalID string) (players.Link, error) {
+	var d linkDoc
+	err := s.links.FindOne(ctx, bson.D{{Key: "_id", Value: linkID(server, externalID)}}).Decode(&d)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return players.Link{}, fmt.Errorf("link %s/%s: %w", server, externalID, players.ErrNotFound)
+	}
+	if err != nil {
+		return players.Link{}, wrap("read link", err)
+	}
+	return players.Link{Server: d.Server, ExternalID: d.ExternalID, Username: d.Username, At: d.At.UTC()}, nil
 }

@@ -27,13 +27,14 @@ type Memory struct {
 	mu       sync.Mutex
 	accounts map[string]players.Account
 	tokens   map[string]players.Token
+	links    map[string]players.Link
 }
 
 var _ players.Store = (*Memory)(nil)
 
 // NewMemory returns an empty Memory.
 func NewMemory() *Memory {
-	return &Memory{accounts: map[string]players.Account{}, tokens: map[string]players.Token{}}
+	return &Memory{accounts: map[string]players.Account{}, tokens: map[string]players.Token{}, links: map[string]players.Link{}}
 }
 
 // enter runs the fault hook and refuses a finished context, as a driver
@@ -133,4 +134,34 @@ func (m *Memory) RevokeToken(ctx context.Context, hash string, at time.Time) err
 		m.tokens[hash] = t
 	}
 	return nil
+}
+
+// CreateLink implements players.Store: the first link stays.
+func (m *Memory) CreateLink(ctx context.Context, l players.Link) (players.Link, error) {
+	if err := m.enter(ctx, "CreateLink"); err != nil {
+		return players.Link{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k := l.Server + "/" + l.ExternalID
+	if stored, ok := m.links[k]; ok {
+		return stored, nil
+	}
+	l.At = l.At.UTC().Truncate(time.Millisecond)
+	m.links[k] = l
+	return l, nil
+}
+
+// Link implements players.Store.
+func (m *Memory) Link(ctx context.Context, server, externalID string) (players.Link, error) {
+	if err := m.enter(ctx, "Link"); err != nil {
+		return players.Link{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	l, ok := m.links[server+"/"+externalID]
+	if !ok {
+		return players.Link{}, fmt.Errorf("link %s/%s: %w", server, externalID, players.ErrNotFound)
+	}
+	return l, nil
 }

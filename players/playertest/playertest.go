@@ -26,6 +26,7 @@ func Run(t *testing.T, newStore func(t *testing.T) players.Store) {
 		{"TokenNotFoundAndDuplicate", tokenNotFoundAndDuplicate},
 		{"RevokeKeepsFirstTime", revokeKeepsFirstTime},
 		{"RevokeUnknown", revokeUnknown},
+		{"LinkOnce", linkOnce},
 		{"TimesInUTCToTheMillisecond", timesInUTC},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
@@ -215,5 +216,39 @@ func timesInUTC(t *testing.T, s players.Store) {
 	}
 	if got.IssuedAt != want || got.ExpiresAt != want.Add(time.Hour) || got.RevokedAt != want.Add(time.Minute) {
 		t.Errorf("token times = %v, %v, %v; want %v, %v, %v", got.IssuedAt, got.ExpiresAt, got.RevokedAt, want, want.Add(time.Hour), want.Add(time.Minute))
+	}
+}
+
+// linkOnce: a server's player id is linked once (the first link stays,
+// also under concurrent callers), per server; an unknown id is
+// ErrNotFound.
+func linkOnce(t *testing.T, s players.Store) {
+	ctx := context.Background()
+	if _, err := s.Link(ctx, "fox", "1001"); !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("Link before any = %v, want ErrNotFound", err)
+	}
+	var wg sync.WaitGroup
+	got := make([]players.Link, 8)
+	for i := range got {
+		wg.Go(func() {
+			l, err := s.CreateLink(ctx, players.Link{Server: "fox", ExternalID: "1001", Username: fmt.Sprint("user", i), At: t0})
+			if err != nil {
+				t.Error(err)
+			}
+			got[i] = l
+		})
+	}
+	wg.Wait()
+	for _, l := range got {
+		if l != got[0] || l.At != t0 {
+			t.Fatalf("concurrent links gave %v and %v; want one stored link", l, got[0])
+		}
+	}
+	if l, err := s.Link(ctx, "fox", "1001"); err != nil || l != got[0] {
+		t.Fatalf("Link = %v, %v; want %v", l, err, got[0])
+	}
+	other, err := s.CreateLink(ctx, players.Link{Server: "ogs", ExternalID: "1001", Username: "bob", At: t0})
+	if err != nil || other.Username != "bob" {
+		t.Fatalf("the same id on another server: %v, %v", other, err)
 	}
 }
