@@ -24,7 +24,7 @@ const (
 // parameter is checked against them).
 const (
 	DefaultLimit = 50
-	MaxLimit     = 500
+	MaxLimit     = 1000 // above the API's page of 500, which asks for one more to see a next page
 	// MaxReason bounds a resolution's reason, in bytes.
 	MaxReason = 2000
 )
@@ -156,7 +156,7 @@ func (s *Service) List(ctx context.Context, q Query) ([]Item, error) {
 		return nil, &FieldError{"status", fmt.Sprintf("%q is not open, confirmed or dismissed", q.Status)}
 	case q.Kind != "" && !slices.Contains([]integrity.Kind{integrity.Farming, integrity.Sandbagging, integrity.ExamCollusion}, q.Kind):
 		return nil, &FieldError{"kind", fmt.Sprintf("%q is not farming, sandbagging or exam_collusion", q.Kind)}
-	case q.Limit < 0 || q.Limit > MaxLimit+1: // one more: a page asks whether there is a next one
+	case q.Limit < 0 || q.Limit > MaxLimit:
 		return nil, &FieldError{"limit", fmt.Sprintf("%d is not between 1 and %d", q.Limit, MaxLimit)}
 	}
 	if q.Limit == 0 {
