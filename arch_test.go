@@ -18,7 +18,7 @@ const module = "github.com/weiqi-platform/rank"
 
 // domains are the packages at the centre; their subpackages are adapters
 // (…db, …redis, …queue) and contract suites (…test).
-var domains = []string{"games", "ranks", "rating", "integrity", "players", "intake", "exams", "matchmaking", "reviews"}
+var domains = []string{"games", "ranks", "rating", "integrity", "players", "intake", "exams", "matchmaking", "reviews", "schools"}
 
 // pure are the cores that import nothing of this module but the cores
 // listed (rating may import ranks; integrity ranks and rating).

@@ -16,6 +16,7 @@ import (
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/rating"
 	"github.com/weiqi-platform/rank/reviews"
+	"github.com/weiqi-platform/rank/schools"
 )
 
 // Check is one readiness probe: a store and how to ping it.
@@ -53,6 +54,7 @@ type Deps struct {
 	Jobs        *jobs.Runner         // scheduled jobs run on demand
 	Matchmaking *matchmaking.Service // tickets, pairing, pools
 	Reviews     *reviews.Service     // the integrity flags' review queue
+	Schools     *schools.Service     // schools, classes, students, class tables, progress
 }
 
 // Server is the HTTP handler of rankd.
@@ -116,6 +118,7 @@ func (s *Server) routes() {
 	s.jobRoutes(admin)
 	s.flagRoutes(admin)
 	s.matchmakingRoutes(authed)
+	s.schoolRoutes(authed)
 
 	authed.POST("/games", s.require(players.RoleServer, players.RoleAdmin), s.submitGame)
 	authed.PUT("/server/players/:external_id", s.require(players.RoleServer), s.linkPlayer)

@@ -162,7 +162,46 @@ var routeRoles = map[string][]players.Role{
 	"GET /api/v1/matchmaking/tickets/mine":    {players.RolePlayer, players.RoleTeacher, players.RoleAdmin},
 	"DELETE /api/v1/matchmaking/tickets/mine": {players.RolePlayer, players.RoleTeacher, players.RoleAdmin},
 	"GET /api/v1/matchmaking/pools":           {players.RoleAdmin},
+	// Schools and classes: the role guards keep out the roles that can
+	// never; who of the allowed roles may is the schools service's
+	// decision (TestSchoolRoutesAreOnlyOwn: another school's teacher, a
+	// student of another class).
+	"POST /api/v1/schools":                                  {players.RoleAdmin},
+	"GET /api/v1/schools":                                   staff,
+	"GET /api/v1/schools/:id":                               staff,
+	"PATCH /api/v1/schools/:id":                             staff,
+	"POST /api/v1/schools/:id/archive":                      {players.RoleAdmin},
+	"GET /api/v1/schools/:id/history":                       staff,
+	"POST /api/v1/schools/:id/teachers":                     staff,
+	"DELETE /api/v1/schools/:id/teachers/:username":         staff,
+	"GET /api/v1/schools/:id/classes":                       staff,
+	"POST /api/v1/schools/:id/classes":                      staff,
+	"GET /api/v1/schools/:id/table":                         staff,
+	"GET /api/v1/classes":                                   playing,
+	"POST /api/v1/classes/join":                             {players.RolePlayer},
+	"GET /api/v1/classes/:id":                               playing,
+	"PATCH /api/v1/classes/:id":                             staff,
+	"POST /api/v1/classes/:id/archive":                      staff,
+	"GET /api/v1/classes/:id/history":                       staff,
+	"POST /api/v1/classes/:id/teachers":                     staff,
+	"DELETE /api/v1/classes/:id/teachers/:username":         staff,
+	"POST /api/v1/classes/:id/invite-code":                  staff,
+	"POST /api/v1/classes/:id/leave":                        {players.RolePlayer},
+	"POST /api/v1/classes/:id/students":                     staff,
+	"POST /api/v1/classes/:id/managed-students":             staff,
+	"DELETE /api/v1/classes/:id/students/:username":         staff,
+	"POST /api/v1/classes/:id/students/:username/move":      staff,
+	"POST /api/v1/classes/:id/students/:username/password":  staff,
+	"POST /api/v1/classes/:id/students/:username/placement": staff,
+	"GET /api/v1/classes/:id/students/:username/progress":   playing,
+	"GET /api/v1/classes/:id/table":                         staff,
+	"GET /api/v1/classes/:id/progress":                      staff,
 }
+
+var (
+	staff   = []players.Role{players.RoleAdmin, players.RoleTeacher}
+	playing = []players.Role{players.RolePlayer, players.RoleTeacher, players.RoleAdmin}
+)
 
 var publicRoutes = map[string]bool{
 	"GET /healthz":               true,

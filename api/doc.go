@@ -7,7 +7,10 @@
 // routes plug in by adding a field and a route line. Exams (exams.go) and
 // the audit trail with its admin tools (audit.go) are such routes; every
 // admin tool requires a reason, and a player's own audit trail is at
-// GET /players/{username}/audit (the player or an admin). It is the only package
+// GET /players/{username}/audit (the player or an admin). Schools and
+// classes (schools.go) are routes over schools.Service, which decides who
+// may do what; exam nominations ask it whether the teacher teaches the
+// nominee. It is the only package
 // that imports gin. It must not import the Mongo driver, go-redis, cron,
 // FerretDB or Prometheus: it talks to domain services and small interfaces
 // only.

@@ -19,6 +19,7 @@ import (
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/rating"
 	"github.com/weiqi-platform/rank/reviews"
+	"github.com/weiqi-platform/rank/schools"
 )
 
 // sgfPoint is a move's point in SGF letters ("" for a pass).
@@ -215,6 +216,53 @@ var errorTable = []rule{
 		}},
 	{is: reviews.ErrResolved, status: http.StatusConflict, code: "flag_resolved", message: "the flag was already resolved otherwise"},
 	{is: reviews.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "no such flag"},
+	// schools
+	{as: func(err error) bool { var e *schools.FieldError; return errors.As(err, &e) },
+		status: http.StatusBadRequest, code: "invalid_field", message: "a field is invalid",
+		detail: func(err error) (string, map[string]any) {
+			var e *schools.FieldError
+			errors.As(err, &e)
+			return strings.TrimPrefix(e.Error(), "schools: "), map[string]any{"field": e.Field, "reason": e.Reason}
+		}},
+	{as: func(err error) bool { var e *schools.ListError; return errors.As(err, &e) },
+		status: http.StatusUnprocessableEntity, code: "invalid_entries", message: "entries of a list are invalid; nothing was done",
+		detail: func(err error) (string, map[string]any) {
+			var e *schools.ListError
+			errors.As(err, &e)
+			entries := make([]map[string]any, len(e.Entries))
+			for i, x := range e.Entries {
+				entries[i] = map[string]any{"index": x.Index, "value": x.Value, "reason": x.Reason}
+			}
+			return strings.TrimPrefix(e.Error(), "schools: "), map[string]any{"field": e.Field, "entries": entries}
+		}},
+	{as: func(err error) bool { var e *schools.DeniedError; return errors.As(err, &e) },
+		status: http.StatusForbidden, code: "not_yours", message: "this is not your school, class or student",
+		detail: func(err error) (string, map[string]any) {
+			var e *schools.DeniedError
+			errors.As(err, &e)
+			return strings.TrimPrefix(e.Error(), "schools: "), map[string]any{"need": e.Need}
+		}},
+	{as: func(err error) bool { var e *schools.FullError; return errors.As(err, &e) },
+		status: http.StatusConflict, code: "class_full", message: "the class is full",
+		detail: func(err error) (string, map[string]any) {
+			var e *schools.FullError
+			errors.As(err, &e)
+			return strings.TrimPrefix(e.Error(), "schools: "), map[string]any{"capacity": e.Capacity, "students": e.Students, "adding": e.Adding}
+		}},
+	{is: schools.ErrCodeUnknown, status: http.StatusNotFound, code: "invite_code_unknown", message: "no class has this invite code"},
+	{is: schools.ErrCodeExpired, status: http.StatusGone, code: "invite_code_expired", message: "the invite code has expired or was replaced; ask the teacher for the new one"},
+	{is: schools.ErrClassClosed, status: http.StatusGone, code: "class_closed", message: "the class is archived or has ended"},
+	{is: schools.ErrAlreadyMember, status: http.StatusConflict, code: "already_member", message: "already a student of the class"},
+	{is: schools.ErrNotMember, status: http.StatusNotFound, code: "not_a_member", message: "not a student of the class"},
+	{is: schools.ErrArchived, status: http.StatusConflict, code: "archived", message: "the school or class is archived: it can be read, not changed"},
+	{is: schools.ErrLastHead, status: http.StatusConflict, code: "last_head_teacher", message: "a school keeps at least one head teacher"},
+	{is: schools.ErrLastTeacher, status: http.StatusConflict, code: "last_teacher", message: "a class keeps at least one teacher"},
+	{is: schools.ErrExists, status: http.StatusConflict, code: "exists", message: "another school has this id"},
+	{is: schools.ErrBusy, status: http.StatusServiceUnavailable, code: "busy", message: "too many changes of this class at once; try again",
+		detail: func(error) (string, map[string]any) { return "", map[string]any{retryAfterKey: int64(1)} }},
+	{is: schools.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "no such school, class or teacher"},
+	{is: rating.ErrPlayed, status: http.StatusConflict, code: "already_played", message: "the student has played a rated game: a starting rank is placed before the first"},
+	{is: players.ErrNotManaged, status: http.StatusConflict, code: "not_managed", message: "the account is not managed by this school; its owner keeps its password"},
 
 	// the standard library
 	{as: func(err error) bool { var m *http.MaxBytesError; return errors.As(err, &m) },

@@ -121,8 +121,8 @@ func (s *Server) listExams(c *gin.Context) {
 
 // registrationIn is the body of POST /exams/{id}/registrations: a player
 // registers themselves (player empty or their own name); a teacher
-// nominates a player (decided, until schools exist: any player, the
-// teacher recorded as the nominator), or registers themselves.
+// nominates a student of one of their classes (schools.Service.Teaches;
+// the teacher recorded as the nominator), or registers themselves.
 type registrationIn struct {
 	Player string `json:"player"`
 	Role   string `json:"role"` // candidate (default) or examiner
@@ -163,6 +163,18 @@ func (s *Server) registerForExam(c *gin.Context) {
 			if caller.Role != players.RoleTeacher {
 				s.fail(c, &Error{Status: http.StatusForbidden, Code: "forbidden", Message: "players register themselves; only a teacher nominates another player",
 					Details: map[string]any{"role": string(caller.Role), "need_role": []string{string(players.RoleTeacher)}}})
+				return
+			}
+			// The one place the nominee is resolved: a teacher nominates
+			// only a student of their own classes.
+			ok, err := s.deps.Schools.Teaches(ctx, caller, name)
+			if err != nil {
+				s.fail(c, err)
+				return
+			}
+			if !ok {
+				s.fail(c, &Error{Status: http.StatusForbidden, Code: "not_your_student", Message: name + " is not a student of a class you teach",
+					Details: map[string]any{"player": name}})
 				return
 			}
 			req.Player, req.NominatedBy = name, caller.Username

@@ -65,6 +65,10 @@ func newExamWorld(t *testing.T, approval bool) *examWorld {
 	if w.schedule != "weekly-1d" || out.JSON["next_session"] != examFiring.Format(time.RFC3339) || out.JSON["min_ladder_rank"] != "1k" {
 		t.Fatalf("schedule %s", out.Body)
 	}
+	// sensei teaches dan and eve (a teacher nominates only their students).
+	out = e.expect(req{method: "POST", path: "/api/v1/schools", token: w.admin, body: map[string]any{"name": "dojo", "head_teachers": []string{"sensei"}}}, 201, "")
+	out = e.expect(req{method: "POST", path: "/api/v1/schools/" + out.JSON["id"].(string) + "/classes", token: w.teacher, body: map[string]any{"name": "exam class"}}, 201, "")
+	e.expect(req{method: "POST", path: "/api/v1/classes/" + out.JSON["id"].(string) + "/students", token: w.teacher, body: map[string]any{"usernames": []string{"dan", "eve"}}}, 200, "")
 	return w
 }
 
@@ -151,6 +155,9 @@ func TestExamFromScheduleToCertifiedRank(t *testing.T) {
 	}
 	w.expect(reg(w.tok["bob"], map[string]any{"player": "dan"}), 403, "forbidden")
 	w.expect(reg(w.teacher, map[string]any{"player": "nobody"}), 404, "not_found")
+	if out := w.expect(reg(w.teacher, map[string]any{"player": "cat"}), 403, "not_your_student"); out.errDetails()["player"] != "cat" {
+		t.Errorf("a nomination of another teacher's player: %s", out.Body)
+	}
 	w.expect(reg(w.tok["bob"], map[string]any{"role": "judge"}), 422, "not_eligible")
 	w.expect(req{method: "POST", path: "/api/v1/exams/nope/registrations", token: w.tok["bob"], body: map[string]any{}}, 404, "not_found")
 	out = w.expect(reg(w.teacher, map[string]any{"player": "dan"}), 201, "")

@@ -39,6 +39,23 @@ func (s *Service) Promotions(ctx context.Context, state string) ([]Result, error
 	return s.Store.ResultsInState(ctx, state)
 }
 
+// OfPlayers lists the players' registrations and results (by id): what
+// a class table shows of their exams.
+func (s *Service) OfPlayers(ctx context.Context, players []string) ([]Registration, []Result, error) {
+	if len(players) == 0 {
+		return nil, nil, nil
+	}
+	regs, err := s.Store.RegistrationsOf(ctx, players)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := s.Store.ResultsOf(ctx, players)
+	if err != nil {
+		return nil, nil, err
+	}
+	return regs, res, nil
+}
+
 // NextSession is the session a registration now goes to (zero when the
 // schedule fires no more).
 func (s *Service) NextSession(sch Schedule) (time.Time, error) {

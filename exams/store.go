@@ -127,6 +127,9 @@ type Store interface {
 	// registration and whether it was created now.
 	AddRegistration(ctx context.Context, r Registration) (Registration, bool, error)
 	Registrations(ctx context.Context, sessionID string) ([]Registration, error)
+	// RegistrationsOf lists every registration of the players, by id (a
+	// class table's exam column).
+	RegistrationsOf(ctx context.Context, players []string) ([]Registration, error)
 
 	// CreateSession stores s unless s.ID exists and returns the stored one.
 	CreateSession(ctx context.Context, s Session) (Session, error)
@@ -151,6 +154,8 @@ type Store interface {
 	AddResult(ctx context.Context, r Result) (Result, error)
 	Result(ctx context.Context, id string) (Result, error)
 	Results(ctx context.Context, sessionID string) ([]Result, error)
+	// ResultsOf lists every result of the players, by id.
+	ResultsOf(ctx context.Context, players []string) ([]Result, error)
 	// ResultsInState lists results in state, oldest graded first (the
 	// approval queue is ResultsInState(ResultAwaiting)).
 	ResultsInState(ctx context.Context, state string) ([]Result, error)

@@ -43,6 +43,11 @@ type Account struct {
 	PasswordHash string // PHC string, see HashPassword
 	CreatedAt    time.Time
 	CreatedBy    string // username of the admin who created it; "" when registered or bootstrapped
+	// ManagedBy is the school (its id) that manages the account: a
+	// child's account made by a teacher, without an e-mail, whose
+	// password the school's teachers may reset. "" for accounts their
+	// owners hold.
+	ManagedBy string
 }
 
 // Principal is the authenticated caller of a request.
@@ -97,6 +102,12 @@ type Store interface {
 	// already is (the first revocation time stays); ErrNotFound if there
 	// is no such token.
 	RevokeToken(ctx context.Context, hash string, at time.Time) error
+	// SetPassword replaces the account's password hash; ErrNotFound if
+	// there is no such account.
+	SetPassword(ctx context.Context, username, hash string) error
+	// RevokeTokens revokes every token of the account not revoked yet,
+	// at the given time (tokens already revoked keep their time).
+	RevokeTokens(ctx context.Context, username string, at time.Time) error
 	// CreateLink stores l unless the server's id is linked already, and
 	// returns the stored link either way (the first link stays).
 	CreateLink(ctx context.Context, l Link) (Link, error)
@@ -135,6 +146,8 @@ var (
 	ErrUnauthenticated    = errors.New("token unknown, expired or revoked")
 	ErrForbidden          = errors.New("not allowed for this caller")
 	ErrRateLimited        = errors.New("too many attempts")
+	// ErrNotManaged: the account is not managed by the school named.
+	ErrNotManaged = errors.New("account not managed by this school")
 )
 
 // FieldError says which input field is wrong and why. It unwraps to

@@ -3,6 +3,7 @@ package players_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/players/playerdb"
 	"github.com/weiqi-platform/rank/players/playerredis"
+	"github.com/weiqi-platform/rank/players/playertest"
 )
 
 // clock is a settable clock for the service.
@@ -402,3 +404,78 @@ func TestTokenCache(t *testing.T) {
 		t.Fatalf("with the cache off a revoked token works: %v", err)
 	}
 }
+
+func TestManagedAccounts(t *testing.T) {
+	ctx := context.Background()
+	s := players.NewService(playertest.NewMemory(), nil, players.Config{})
+	got, err := s.CreateManaged(ctx, "sch1", "teacher1", []string{"Zhang Wei", "张伟", "Li 2"})
+	if err != nil || len(got) != 3 {
+		t.Fatalf("CreateManaged = %+v, %v", got, err)
+	}
+	for i, base := range []string{"zhangwei-", "s-", "li2-"} {
+		a := got[i]
+		if !strings.HasPrefix(a.Username, base) || len(a.Username) != len(base)+5 || a.ManagedBy != "sch1" || a.CreatedBy != "teacher1" || a.Role != players.RolePlayer {
+			t.Errorf("account %d: %+v", i, a.Account)
+		}
+		if ok, err := players.VerifyPassword(a.PasswordHash, a.Password); !ok || err != nil || len(a.Password) != 11 {
+			t.Errorf("account %d: first password %q does not verify (%v)", i, a.Password, err)
+		}
+		if strings.ContainsAny(a.Password+a.Username[len(base):], "01ilo") {
+			t.Errorf("account %d: ambiguous characters in %s / %s", i, a.Username, a.Password)
+		}
+	}
+	if _, err := s.CreateManaged(ctx, "sch1", "t", make([]string, players.ManagedBatchMax+1)); !errors.Is(err, players.ErrInvalid) {
+		t.Errorf("an oversize batch: %v", err)
+	}
+}
+
+func TestResetPassword(t *testing.T) {
+	ctx := context.Background()
+	store := playertest.NewMemory()
+	s := players.NewService(store, nopLimiter{}, players.Config{})
+	kids, err := s.CreateManaged(ctx, "sch1", "teacher1", []string{"ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kid := kids[0]
+	tok, err := s.Login(ctx, kid.Username, kid.Password, "192.0.2.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Authenticate(ctx, tok.Secret); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ResetPassword(ctx, kid.Username, "sch2"); !errors.Is(err, players.ErrNotManaged) {
+		t.Fatalf("another school resets: %v", err)
+	}
+	pw2, err := s.ResetPassword(ctx, kid.Username, "sch1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Authenticate(ctx, tok.Secret); !errors.Is(err, players.ErrUnauthenticated) {
+		t.Errorf("the old session survives a reset: %v", err)
+	}
+	if _, err := s.Login(ctx, kid.Username, kid.Password, "192.0.2.1"); !errors.Is(err, players.ErrInvalidCredentials) {
+		t.Errorf("the old password still works: %v", err)
+	}
+	if _, err := s.Login(ctx, kid.Username, pw2, "192.0.2.1"); err != nil {
+		t.Errorf("the new password: %v", err)
+	}
+	if _, _, err := s.Register(ctx, "owner", "correct horse battery", "192.0.2.1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ResetPassword(ctx, "owner", "sch1"); !errors.Is(err, players.ErrNotManaged) {
+		t.Errorf("reset of an account its owner holds: %v", err)
+	}
+	if _, err := s.ResetPassword(ctx, "nobody", "sch1"); !errors.Is(err, players.ErrNotFound) {
+		t.Errorf("reset of no account: %v", err)
+	}
+}
+
+// nopLimiter allows every attempt (the limits are not the subject).
+type nopLimiter struct{}
+
+func (nopLimiter) Hit(context.Context, string, time.Time, time.Duration) (int64, error) {
+	return 1, nil
+}
+func (nopLimiter) Reset(context.Context, string, time.Time, time.Duration) error { return nil }

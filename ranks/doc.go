@@ -15,6 +15,10 @@
 // ladder's ends), OneBelow the rank one step down its scale. Promotion
 // exams are package exams.
 //
+// A school may show ranks in its own Scale (scale.go): the ladder's
+// 9k…9d, a 10k…8d server scale or the Chinese amateur grades, through one
+// table (Scale.Show); Rank.Chinese prints 5级, 3段.
+//
 // It imports only the standard library and nothing of this module: it is
 // a pure core, and does no I/O.
 package ranks

@@ -46,6 +46,10 @@ type Change struct {
 	// Reverse is, for an annulment, each player's ladder delta from the
 	// annulled game (read once from its plan when the annulment is made).
 	Reverse map[string]int `json:"reverse,omitempty"`
+	// BeforeFirstGame: the change applies only while the player has no
+	// rated game (a teacher's starting-rank placement); decided in the
+	// plan, so a game landing first wins.
+	BeforeFirstGame bool `json:"before_first_game,omitempty"`
 }
 
 // Sentinels of changes and annulments.
@@ -78,6 +82,9 @@ type ChangeInput struct {
 	Reason     string
 	Evidence   []string
 	At         time.Time // zero: the service's clock
+	// BeforeFirstGame refuses the change (ErrPlayed) once the player has
+	// a rated game.
+	BeforeFirstGame bool
 }
 
 // Changed is what a change or an annulment did: each player's state after
@@ -115,7 +122,7 @@ func (s *Service) Change(ctx context.Context, in ChangeInput) (Changed, error) {
 		in.CauseID = in.Key // an admin's change is known by its key
 	}
 	ch := &Change{Cause: in.Cause, CauseID: in.CauseID, Delta: in.Delta, Score: in.Score, KeepHigher: in.KeepHigher,
-		Revoke: in.Revoke, Reason: in.Reason, Evidence: in.Evidence}
+		Revoke: in.Revoke, Reason: in.Reason, Evidence: in.Evidence, BeforeFirstGame: in.BeforeFirstGame}
 	if !in.Certify.IsZero() {
 		ch.Certify = in.Certify.String()
 	}
@@ -194,6 +201,9 @@ func (s *Service) finish(ctx context.Context, op Operation) (Changed, error) {
 		return Changed{}, err
 	}
 	if op.Error != "" {
+		if op.Change != nil && op.Change.BeforeFirstGame && strings.HasSuffix(op.Error, playedText) {
+			return Changed{}, fmt.Errorf("%w: operation %s: %s", ErrPlayed, op.ID, op.Error)
+		}
 		return Changed{}, fmt.Errorf("%w: operation %s was given up: %s", ErrInvalidGame, op.ID, op.Error)
 	}
 	c := Changed{Op: op.ID}
@@ -209,6 +219,9 @@ func planChange(op Operation, before PlayerState) (Plan, error) {
 	ch := op.Change
 	if ch == nil {
 		return Plan{}, &InputError{"change", "operation " + op.ID + " has no change"}
+	}
+	if ch.BeforeFirstGame && before.Games > 0 {
+		return Plan{}, &PlayedError{Player: before.Username, Games: before.Games}
 	}
 	a := before
 	delta := 0

@@ -31,6 +31,12 @@
 // (score, rank, certified rank), reason and evidence, chained by hash:
 // the ledger is the audit trail (Audit pages it across players). The
 // certified rank lives in PlayerState and moves only by such entries.
+// A game's entry also says how the game went for the player (Result:
+// win, loss or draw), since a zero delta may be either a draw or a win
+// that gains nothing. A change may be allowed only before the player's
+// first rated game (ChangeInput.BeforeFirstGame: a teacher's starting
+// rank, refused with ErrPlayed), decided in its plan. Latest reads a
+// player's recorded state in one store read, for reads of many players.
 // VerifyAll checks the whole store (chains, scores against placement plus
 // ledger, certified ranks, each game's deltas against the formula and
 // its Glicko-2 after-states against the algorithm, the rule's

@@ -55,7 +55,19 @@ type LedgerEntry struct {
 	CertifiedBefore string   `json:"certified_before,omitempty"`
 	CertifiedAfter  string   `json:"certified_after,omitempty"`
 	Evidence        []string `json:"evidence,omitempty"`
+	// Result is, on a game's entry, how the game went for this player
+	// (ResultWin, ResultLoss, ResultDraw): a zero delta may be a draw or
+	// a win that gains nothing. Left out of the canonical form when
+	// empty, like the fields above; entries written before it have none.
+	Result string `json:"result,omitempty"`
 }
+
+// Results of a game for one player (LedgerEntry.Result).
+const (
+	ResultWin  = "win"
+	ResultLoss = "loss"
+	ResultDraw = "draw"
+)
 
 // ComputeHash is sha256(canonical entry ‖ previous hash) in hex. The
 // canonical entry is the JSON of every field but Hash, in field order,

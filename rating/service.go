@@ -520,11 +520,14 @@ func (s *Service) planGame(op Operation, names []string, states map[string]Playe
 		a := before
 		a.State = after[n]
 		a.Games++
+		result := ResultLoss
 		switch {
 		case op.Game.Outcome == Draw:
 			a.Draws++
+			result = ResultDraw
 		case n == winner.Username:
 			a.Wins++
+			result = ResultWin
 		default:
 			a.Losses++
 		}
@@ -536,7 +539,7 @@ func (s *Service) planGame(op Operation, names []string, states map[string]Playe
 			Username: n, Seq: before.Seq + 1, Cause: CauseGame, CauseID: op.ID, SourceID: op.SourceID,
 			Actor: op.Actor, Opponent: opponent,
 			ScoreBefore: before.Score, ScoreAfter: a.Score, RankBefore: before.Rank().String(), RankAfter: a.Rank().String(),
-			Delta: delta[n], Glicko: a.Glicko, At: at, Prev: before.Head,
+			Delta: delta[n], Glicko: a.Glicko, At: at, Prev: before.Head, Result: result,
 		}
 		e.Hash = e.ComputeHash()
 		a.Seq, a.Head, a.Version, a.Op, a.UpdatedAt = e.Seq, e.Hash, before.Version+1, op.ID, at

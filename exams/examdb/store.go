@@ -34,9 +34,9 @@ func Open(ctx context.Context, db *mongo.Database) (*Store, error) {
 		moves:         db.Collection("exam_moves"),
 	}
 	for c, keys := range map[*mongo.Collection][]bson.D{
-		s.registrations: {{{Key: "session_id", Value: 1}}},
+		s.registrations: {{{Key: "session_id", Value: 1}}, {{Key: "player", Value: 1}}},
 		s.sessions:      {{{Key: "schedule_id", Value: 1}, {Key: "at", Value: -1}}, {{Key: "state_rank", Value: 1}, {Key: "deadline", Value: 1}}},
-		s.results:       {{{Key: "session_id", Value: 1}}, {{Key: "state_hint", Value: 1}, {Key: "graded_at", Value: 1}}},
+		s.results:       {{{Key: "session_id", Value: 1}}, {{Key: "state_hint", Value: 1}, {Key: "graded_at", Value: 1}}, {{Key: "player", Value: 1}}},
 		s.settlements:   {{{Key: "session_id", Value: 1}}},
 		s.moves:         {{{Key: "subject", Value: 1}}},
 	} {
@@ -137,6 +137,19 @@ func (s *Store) Registrations(ctx context.Context, sessionID string) ([]exams.Re
 	docs, err := findAll[registrationDoc](ctx, s.registrations, bson.D{{Key: "session_id", Value: sessionID}}, bson.D{{Key: "_id", Value: 1}})
 	if err != nil {
 		return nil, wrap("registrations", err)
+	}
+	out := make([]exams.Registration, len(docs))
+	for i, d := range docs {
+		out[i] = d.toDomain()
+	}
+	return out, nil
+}
+
+// RegistrationsOf implements exams.Store: one query, by the player index.
+func (s *Store) RegistrationsOf(ctx context.Context, players []string) ([]exams.Registration, error) {
+	docs, err := findAll[registrationDoc](ctx, s.registrations, bson.D{{Key: "player", Value: bson.D{{Key: "$in", Value: players}}}}, bson.D{{Key: "_id", Value: 1}})
+	if err != nil {
+		return nil, mongox.Wrap("examdb", "registrations of players", err)
 	}
 	out := make([]exams.Registration, len(docs))
 	for i, d := range docs {
@@ -343,6 +356,39 @@ func (s *Store) resultList(ctx context.Context, filter, sort bson.D, keep func(e
 // Results implements exams.Store.
 func (s *Store) Results(ctx context.Context, sessionID string) ([]exams.Result, error) {
 	return s.resultList(ctx, bson.D{{Key: "session_id", Value: sessionID}}, bson.D{{Key: "_id", Value: 1}}, nil)
+}
+
+// ResultsOf implements exams.Store: the results by the player index and
+// all their moves in a second query (not one per result).
+func (s *Store) ResultsOf(ctx context.Context, players []string) ([]exams.Result, error) {
+	docs, err := findAll[resultDoc](ctx, s.results, bson.D{{Key: "player", Value: bson.D{{Key: "$in", Value: players}}}}, bson.D{{Key: "_id", Value: 1}})
+	if err != nil || len(docs) == 0 {
+		return nil, mongox.Wrap("examdb", "results of players", err)
+	}
+	subjects := make([]string, len(docs))
+	for i, d := range docs {
+		subjects[i] = "result:" + d.ID
+	}
+	moves, err := findAll[moveDoc](ctx, s.moves, bson.D{{Key: "subject", Value: bson.D{{Key: "$in", Value: subjects}}}}, bson.D{{Key: "_id", Value: 1}})
+	if err != nil {
+		return nil, mongox.Wrap("examdb", "results of players", err)
+	}
+	by := map[string]map[string]moveDoc{}
+	for _, m := range moves {
+		if by[m.Subject] == nil {
+			by[m.Subject] = map[string]moveDoc{}
+		}
+		by[m.Subject][m.From] = m
+	}
+	out := make([]exams.Result, 0, len(docs))
+	for i, d := range docs {
+		r, err := d.toDomain(by[subjects[i]])
+		if err != nil {
+			return nil, mongox.Wrap("examdb", "results of players", err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }
 
 // ResultsInState implements exams.Store, narrowing by the state hint

@@ -90,6 +90,13 @@ func StoreContract(t *testing.T, open func(t *testing.T) exams.Store) {
 		if err != nil || len(list) != 2 || list[0].Player != "ann" || list[1].Player != "bob" {
 			t.Fatalf("registrations = %+v, %v", list, err)
 		}
+		of, err := s.RegistrationsOf(ctx, []string{"bob", "nobody"})
+		if err != nil || len(of) != 2 || !reflect.DeepEqual(of[0], other) || !reflect.DeepEqual(of[1], elsewhere) {
+			t.Fatalf("registrations of bob = %+v, %v", of, err)
+		}
+		if of, err := s.RegistrationsOf(ctx, []string{"nobody"}); err != nil || len(of) != 0 {
+			t.Fatalf("registrations of nobody = %+v, %v", of, err)
+		}
 	})
 
 	session := func(id string, deadline time.Time) exams.Session {
@@ -214,6 +221,13 @@ func StoreContract(t *testing.T, open func(t *testing.T) exams.Store) {
 		inSession, err := s.Results(ctx, "s@1")
 		if err != nil || len(inSession) != 2 || inSession[0].Player != "ann" || inSession[1].Player != "bob" {
 			t.Fatalf("results of s@1 = %+v, %v", inSession, err)
+		}
+		of, err := s.ResultsOf(ctx, []string{"ann", "cat", "nobody"})
+		if err != nil || len(of) != 2 || of[0].ID != r.ID || of[0].State != exams.ResultCertified || of[0].DecidedBy != "root" || of[1].ID != c.ID {
+			t.Fatalf("results of ann and cat = %+v, %v; want ann's (moved to certified) and cat's", of, err)
+		}
+		if of, err := s.ResultsOf(ctx, []string{"nobody"}); err != nil || len(of) != 0 {
+			t.Fatalf("results of nobody = %+v, %v", of, err)
 		}
 	})
 

@@ -190,6 +190,23 @@ func (m *Memory) Registrations(ctx context.Context, sessionID string) ([]exams.R
 	return out, nil
 }
 
+// RegistrationsOf implements exams.Store.
+func (m *Memory) RegistrationsOf(ctx context.Context, players []string) ([]exams.Registration, error) {
+	if err := m.enter(ctx, "RegistrationsOf"); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := []exams.Registration{}
+	for _, r := range m.registrations {
+		if slices.Contains(players, r.Player) {
+			out = append(out, r)
+		}
+	}
+	slices.SortFunc(out, func(a, b exams.Registration) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
 // CreateSession implements exams.Store: a session is opened with the
 // fields a firing gives it; its state, pairing and times come from what
 // is done to it later.
@@ -443,6 +460,17 @@ func (m *Memory) Results(ctx context.Context, sessionID string) ([]exams.Result,
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.resultList(func(r exams.Result) bool { return r.SessionID == sessionID },
+		func(a, b exams.Result) int { return cmp.Compare(a.ID, b.ID) })
+}
+
+// ResultsOf implements exams.Store.
+func (m *Memory) ResultsOf(ctx context.Context, players []string) ([]exams.Result, error) {
+	if err := m.enter(ctx, "ResultsOf"); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.resultList(func(r exams.Result) bool { return slices.Contains(players, r.Player) },
 		func(a, b exams.Result) int { return cmp.Compare(a.ID, b.ID) })
 }
 

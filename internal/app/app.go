@@ -16,6 +16,7 @@ import (
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/rating"
 	"github.com/weiqi-platform/rank/reviews"
+	"github.com/weiqi-platform/rank/schools"
 )
 
 // Clock is the one clock: everything that reads time reads it (accounts
@@ -75,6 +76,7 @@ type App struct {
 	Ratings     *rating.Service
 	Intake      *intake.Intake
 	Exams       *exams.Service
+	Schools     *schools.Service
 	Matchmaking *matchmaking.Service
 	Jobs        *jobs.Runner
 	Reviews     *reviews.Service
@@ -108,6 +110,7 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 	a.Exams = &exams.Service{Store: s.Exams, Intake: a.Intake, Ratings: a.Ratings, Accounts: a.Players,
 		Calendar: jobs.Calendar{}, Clock: clock}
 	a.Reviews = reviews.NewService(s.Reviews, clock.Now, reviews.Sources{Ratings: a.Ratings, Intake: a.Intake, Exams: a.Exams})
+	a.Schools = schools.New(s.Schools, a.Players, a.Ratings, a.Exams, clock)
 	mc := cfg.Match
 	mc.Now, mc.Metrics = clock.Now, reg
 	var err error
@@ -132,7 +135,7 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 		Logger: log, Checks: s.Checks, Metrics: reg, MetricsHandler: reg.Handler(),
 		BodyLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies,
 		Players: a.Players, Ratings: a.Ratings, Games: a.Intake, Exams: a.Exams, Jobs: a.Jobs, Matchmaking: a.Matchmaking,
-		Reviews: a.Reviews,
+		Reviews: a.Reviews, Schools: a.Schools,
 	})
 	if err != nil {
 		return nil, err

@@ -1,6 +1,6 @@
 // Package app is the one place that wires the application: New builds
 // every service (accounts, ratings, the games intake, exams,
-// matchmaking, the jobs) and the HTTP handler from the stores, one clock,
+// schools, matchmaking, the jobs) and the HTTP handler from the stores, one clock,
 // one logger and one metrics registry. rankd uses it, and so does every
 // test that needs the whole stack (internal/apptest), on the real stores
 // (OpenStores: MongoDB or FerretDB, Redis) or on the in-memory ones.

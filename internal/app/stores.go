@@ -22,11 +22,13 @@ import (
 	"github.com/weiqi-platform/rank/rating/ratingdb"
 	"github.com/weiqi-platform/rank/reviews"
 	"github.com/weiqi-platform/rank/reviews/reviewsdb"
+	"github.com/weiqi-platform/rank/schools"
+	"github.com/weiqi-platform/rank/schools/schooldb"
 )
 
 // Stores are where the application keeps its state: the document store's
-// (accounts, ratings and the ledger, games, exams, the integrity review
-// queue) and Redis's (login
+// (accounts, ratings and the ledger, games, exams, schools, the
+// integrity review queue) and Redis's (login
 // limits, the matchmaking queue, job leases).
 type Stores struct {
 	Accounts players.Store
@@ -35,6 +37,7 @@ type Stores struct {
 	Games    intake.Store
 	Presence intake.Presence
 	Exams    exams.Store
+	Schools  schools.Store
 	Queue    matchmaking.Queue
 	History  matchmaking.History
 	Leases   jobs.Leases
@@ -64,6 +67,9 @@ func OpenStores(ctx context.Context, db *mongo.Database, rdb redis.UniversalClie
 		return Stores{}, err
 	}
 	if s.Reviews, err = reviewsdb.New(ctx, db); err != nil {
+		return Stores{}, err
+	}
+	if s.Schools, err = schooldb.New(ctx, db); err != nil {
 		return Stores{}, err
 	}
 	q := redisqueue.New(rdb)

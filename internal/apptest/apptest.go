@@ -22,6 +22,7 @@ import (
 	"github.com/weiqi-platform/rank/players/playertest"
 	"github.com/weiqi-platform/rank/rating/ratingtest"
 	"github.com/weiqi-platform/rank/reviews/reviewstest"
+	"github.com/weiqi-platform/rank/schools/schooltest"
 )
 
 // Stack is the application wired on test stores.
@@ -148,7 +149,7 @@ func Memory(t testing.TB, opts ...Option) *Stack {
 	stores := app.Stores{
 		Accounts: playertest.NewMemory(), Limits: playerredis.New(rdb),
 		Ratings: ratingtest.NewMemory(), Games: intaketest.NewMemory(), Presence: intaketest.NewMemoryPresence(),
-		Exams: examtest.NewMemory(), Queue: q, History: q, Leases: jobsredis.New(rdb, ""), Reviews: reviewstest.NewMemory(),
+		Exams: examtest.NewMemory(), Schools: schooltest.NewMemory(), Queue: q, History: q, Leases: jobsredis.New(rdb, ""), Reviews: reviewstest.NewMemory(),
 		Checks: []api.Check{
 			{Name: "mongo", Ping: func(context.Context) error { return nil }},
 			{Name: "redis", Ping: func(ctx context.Context) error { return rdb.Ping(ctx).Err() }},

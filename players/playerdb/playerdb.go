@@ -58,14 +58,15 @@ type accountDoc struct {
 	PasswordHash string    `bson:"password_hash"`
 	CreatedAt    time.Time `bson:"created_at"`
 	CreatedBy    string    `bson:"created_by,omitempty"`
+	ManagedBy    string    `bson:"managed_by,omitempty"`
 }
 
 func toAccountDoc(a players.Account) accountDoc {
-	return accountDoc{Username: a.Username, Role: string(a.Role), PasswordHash: a.PasswordHash, CreatedAt: a.CreatedAt.UTC(), CreatedBy: a.CreatedBy}
+	return accountDoc{Username: a.Username, Role: string(a.Role), PasswordHash: a.PasswordHash, CreatedAt: a.CreatedAt.UTC(), CreatedBy: a.CreatedBy, ManagedBy: a.ManagedBy}
 }
 
 func (d accountDoc) account() players.Account {
-	return players.Account{Username: d.Username, Role: players.Role(d.Role), PasswordHash: d.PasswordHash, CreatedAt: d.CreatedAt.UTC(), CreatedBy: d.CreatedBy}
+	return players.Account{Username: d.Username, Role: players.Role(d.Role), PasswordHash: d.PasswordHash, CreatedAt: d.CreatedAt.UTC(), CreatedBy: d.CreatedBy, ManagedBy: d.ManagedBy}
 }
 
 // tokenDoc is the stored form of players.Token.
@@ -160,6 +161,31 @@ func (s *Store) RevokeToken(ctx context.Context, hash string, at time.Time) erro
 		return players.ErrNotFound
 	}
 	return nil
+}
+
+// SetPassword implements players.Store: an update by _id (a plain
+// replacement of one field; nothing is decided by it).
+func (s *Store) SetPassword(ctx context.Context, username, hash string) error {
+	res, err := s.accounts.UpdateOne(ctx, bson.D{{Key: "_id", Value: username}},
+		bson.D{{Key: "$set", Value: bson.D{{Key: "password_hash", Value: hash}}}})
+	if err != nil {
+		return wrap("set password", err)
+	}
+	if res.MatchedCount == 0 {
+		return fmt.Errorf("account %q: %w", username, players.ErrNotFound)
+	}
+	return nil
+}
+
+// RevokeTokens implements players.Store, served by the username index.
+// A token issued while it runs may escape it; callers revoke after the
+// change that makes old tokens wrong (a new password), so such a token
+// was issued with the new one.
+func (s *Store) RevokeTokens(ctx context.Context, username string, at time.Time) error {
+	_, err := s.tokens.UpdateMany(ctx,
+		bson.D{{Key: "username", Value: username}, {Key: "revoked_at", Value: bson.D{{Key: "$exists", Value: false}}}},
+		bson.D{{Key: "$set", Value: bson.D{{Key: "revoked_at", Value: at.UTC()}}}})
+	return wrap("revoke tokens", err)
 }
 
 // wrap keeps the driver error for logs and marks network trouble as

@@ -165,3 +165,36 @@ func (m *Memory) Link(ctx context.Context, server, externalID string) (players.L
 	}
 	return l, nil
 }
+
+// SetPassword implements players.Store.
+func (m *Memory) SetPassword(ctx context.Context, username, hash string) error {
+	if err := m.enter(ctx, "SetPassword"); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a, ok := m.accounts[username]
+	if !ok {
+		return fmt.Errorf("account %q: %w", username, players.ErrNotFound)
+	}
+	a.PasswordHash = hash
+	m.accounts[username] = a
+	return nil
+}
+
+// RevokeTokens implements players.Store: tokens already revoked keep
+// their time.
+func (m *Memory) RevokeTokens(ctx context.Context, username string, at time.Time) error {
+	if err := m.enter(ctx, "RevokeTokens"); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for h, t := range m.tokens {
+		if t.Username == username && t.RevokedAt.IsZero() {
+			t.RevokedAt = stored(at)
+			m.tokens[h] = t
+		}
+	}
+	return nil
+}

@@ -28,6 +28,9 @@ func Run(t *testing.T, newStore func(t *testing.T) players.Store) {
 		{"RevokeUnknown", revokeUnknown},
 		{"LinkOnce", linkOnce},
 		{"TimesInUTCToTheMillisecond", timesInUTC},
+		{"ManagedAccountRoundTrip", managedRoundTrip},
+		{"SetPassword", setPassword},
+		{"RevokeTokensOfOneAccount", revokeTokens},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
 	}
@@ -250,5 +253,62 @@ func linkOnce(t *testing.T, s players.Store) {
 	other, err := s.CreateLink(ctx, players.Link{Server: "ogs", ExternalID: "1001", Username: "bob", At: t0})
 	if err != nil || other.Username != "bob" {
 		t.Fatalf("the same id on another server: %v, %v", other, err)
+	}
+}
+
+func managedRoundTrip(t *testing.T, s players.Store) {
+	ctx := context.Background()
+	want := account("kid-ab12c", players.RolePlayer)
+	want.ManagedBy = "school-1"
+	if err := s.CreateAccount(ctx, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Account(ctx, want.Username)
+	if err != nil || got != want {
+		t.Fatalf("Account = %+v, %v; want %+v", got, err, want)
+	}
+}
+
+func setPassword(t *testing.T, s players.Store) {
+	ctx := context.Background()
+	a := account("dora", players.RolePlayer)
+	if err := s.CreateAccount(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetPassword(ctx, "dora", "new-hash"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Account(ctx, "dora")
+	a.PasswordHash = "new-hash"
+	if err != nil || got != a {
+		t.Fatalf("after SetPassword: %+v, %v; want %+v", got, err, a)
+	}
+	if err := s.SetPassword(ctx, "nobody", "x"); !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("SetPassword(nobody) = %v, want ErrNotFound", err)
+	}
+}
+
+func revokeTokens(t *testing.T, s players.Store) {
+	ctx := context.Background()
+	for _, tk := range []players.Token{token("e1", "erin"), token("e2", "erin"), token("e3", "erin"), token("f1", "fred")} {
+		if err := s.CreateToken(ctx, tk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	early, late := t0.Add(time.Minute), t0.Add(time.Hour)
+	if err := s.RevokeToken(ctx, "e3", early); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RevokeTokens(ctx, "erin", late); err != nil {
+		t.Fatal(err)
+	}
+	for h, want := range map[string]time.Time{"e1": late, "e2": late, "e3": early, "f1": {}} {
+		got, err := s.Token(ctx, h)
+		if err != nil || !got.RevokedAt.Equal(want) {
+			t.Errorf("token %s revoked at %v (%v), want %v", h, got.RevokedAt, err, want)
+		}
+	}
+	if err := s.RevokeTokens(ctx, "nobody", late); err != nil {
+		t.Errorf("RevokeTokens of an account without tokens: %v", err)
 	}
 }

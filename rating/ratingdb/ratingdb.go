@@ -223,6 +223,7 @@ type entryDoc struct {
 	CertifiedBefore string   `bson:"certified_before,omitempty"`
 	CertifiedAfter  string   `bson:"certified_after,omitempty"`
 	Evidence        []string `bson:"evidence,omitempty"`
+	Result          string   `bson:"result,omitempty"` // a game's, for this player
 }
 
 func toEntryDoc(e rating.LedgerEntry) entryDoc {
@@ -231,7 +232,7 @@ func toEntryDoc(e rating.LedgerEntry) entryDoc {
 		SourceID: e.SourceID, Actor: e.Actor, Opponent: e.Opponent, ScoreBefore: e.ScoreBefore, ScoreAfter: e.ScoreAfter,
 		RankBefore: e.RankBefore, RankAfter: e.RankAfter, Delta: e.Delta, Glicko: glickoDoc(e.Glicko),
 		Reason: e.Reason, At: e.At.UTC(), Prev: e.Prev, Hash: e.Hash,
-		CertifiedBefore: e.CertifiedBefore, CertifiedAfter: e.CertifiedAfter, Evidence: e.Evidence,
+		CertifiedBefore: e.CertifiedBefore, CertifiedAfter: e.CertifiedAfter, Evidence: e.Evidence, Result: e.Result,
 	}
 }
 
@@ -241,7 +242,7 @@ func (d entryDoc) entry() rating.LedgerEntry {
 		Opponent: d.Opponent, ScoreBefore: d.ScoreBefore, ScoreAfter: d.ScoreAfter, RankBefore: d.RankBefore,
 		RankAfter: d.RankAfter, Delta: d.Delta, Glicko: rating.Glicko(d.Glicko), Reason: d.Reason,
 		At: d.At.UTC(), Prev: d.Prev, Hash: d.Hash,
-		CertifiedBefore: d.CertifiedBefore, CertifiedAfter: d.CertifiedAfter, Evidence: d.Evidence,
+		CertifiedBefore: d.CertifiedBefore, CertifiedAfter: d.CertifiedAfter, Evidence: d.Evidence, Result: d.Result,
 	}
 }
 
@@ -477,6 +478,26 @@ func (s *Store) Latest(ctx context.Context, username string) (rating.PlayerState
 		return rating.PlayerState{}, wrap("read player", err)
 	}
 	return d.state(), nil
+}
+
+// LatestOf implements rating.Store: the projections, one query.
+func (s *Store) LatestOf(ctx context.Context, usernames []string) ([]rating.PlayerState, error) {
+	if len(usernames) == 0 {
+		return nil, nil
+	}
+	cur, err := s.players.Find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: usernames}}}}, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
+	if err != nil {
+		return nil, wrap("read players", err)
+	}
+	var docs []stateDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, wrap("read players", err)
+	}
+	out := make([]rating.PlayerState, len(docs))
+	for i, d := range docs {
+		out[i] = d.state()
+	}
+	return out, nil
 }
 
 // Player implements rating.Store: from the projection's version, the next

@@ -308,6 +308,22 @@ func (m *Memory) Latest(ctx context.Context, username string) (rating.PlayerStat
 	return st, nil
 }
 
+// LatestOf implements rating.Store.
+func (m *Memory) LatestOf(ctx context.Context, usernames []string) ([]rating.PlayerState, error) {
+	if err := m.enter(ctx, "LatestOf"); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []rating.PlayerState
+	for _, u := range slices.Sorted(slices.Values(usernames)) {
+		if st, ok := m.latest[u]; ok && (len(out) == 0 || out[len(out)-1].Username != u) {
+			out = append(out, st)
+		}
+	}
+	return out, nil
+}
+
 // Hold implements rating.Store.
 func (m *Memory) Hold(ctx context.Context, username string, version int64, opID string) error {
 	if err := m.enter(ctx, "Hold"); err != nil {

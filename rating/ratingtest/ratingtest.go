@@ -244,6 +244,14 @@ func entry(user string, seq int64, delta int) rating.LedgerEntry {
 	e := rating.LedgerEntry{Username: user, Seq: seq, Cause: rating.CauseGame, CauseID: fmt.Sprintf("g%d", seq), SourceID: "s",
 		Actor: "go-server", Opponent: "bob", ScoreBefore: 0, ScoreAfter: delta, RankBefore: "1k", RankAfter: "1k", Delta: delta,
 		Glicko: rating.Glicko{Rating: 1500.5, RD: 200.25, Volatility: 0.06}, At: t0.Add(time.Duration(seq) * time.Second), Prev: "p"}
+	switch {
+	case delta > 0:
+		e.Result = rating.ResultWin
+	case delta < 0:
+		e.Result = rating.ResultLoss
+	default:
+		e.Result = rating.ResultDraw
+	}
 	e.Hash = e.ComputeHash()
 	return e
 }
@@ -343,6 +351,13 @@ func latestPastStaleHint(t *testing.T, s rating.Store) {
 	}
 	check(t, "latest", must[rating.PlayerState](t)(s.Player(ctx, "alice")), v2)
 	check(t, "leaderboard", must[[]rating.PlayerState](t)(s.Leaderboard(ctx, rating.LeaderQuery{Limit: 5})), []rating.PlayerState{v2})
+	b0 := rating.NewPlayer("bob")
+	if err := s.Commit(ctx, b0); err != nil {
+		t.Fatal(err)
+	}
+	check(t, "latest of several", must[[]rating.PlayerState](t)(s.LatestOf(ctx, []string{"nobody", "bob", "alice"})),
+		[]rating.PlayerState{must[rating.PlayerState](t)(s.Latest(ctx, "alice")), b0})
+	check(t, "latest of none", len(must[[]rating.PlayerState](t)(s.LatestOf(ctx, []string{"nobody"}))), 0)
 }
 
 func unfinishedDrops(t *testing.T, s rating.Store) {
