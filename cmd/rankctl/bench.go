@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -158,12 +159,12 @@ func firstErr(errs []error) error {
 
 func ensurePlayer(ctx context.Context, client *http.Client, url, name string, tokens bool) (string, error) {
 	body, _ := json.Marshal(map[string]string{"username": name, "password": benchPassword})
-	status, out, err := benchDo(ctx, client, "POST", url+"/api/v1/auth/register", "", body)
+	status, out, err := busyRetry(ctx, client, "POST", url+"/api/v1/auth/register", body)
 	switch {
 	case err != nil:
 		return "", err
 	case status == http.StatusConflict && tokens:
-		status, out, err = benchDo(ctx, client, "POST", url+"/api/v1/auth/login", "", body)
+		status, out, err = busyRetry(ctx, client, "POST", url+"/api/v1/auth/login", body)
 		if err != nil {
 			return "", err
 		}
@@ -182,6 +183,31 @@ func ensurePlayer(ctx context.Context, client *http.Client, url, name string, to
 		return "", fmt.Errorf("%s: no token in %q", name, out)
 	}
 	return tok.Token, nil
+}
+
+// busyTries bounds how often busyRetry asks again.
+const busyTries = 30
+
+// busyRetry posts an unauthenticated request, asking again after the
+// server's Retry-After (at most 10 s) while it answers 503: rankd bounds
+// the password hashes in flight and says busy on a loaded machine, which
+// is a reason to wait, not to fail the setup.
+func busyRetry(ctx context.Context, client *http.Client, method, url string, body []byte) (int, string, error) {
+	for try := 1; ; try++ {
+		status, out, h, err := benchDoHeader(ctx, client, method, url, "", body)
+		if err != nil || status != http.StatusServiceUnavailable || try == busyTries {
+			return status, out, err
+		}
+		wait := time.Second
+		if n, e := strconv.Atoi(h.Get("Retry-After")); e == nil && n > 0 {
+			wait = min(time.Duration(n)*time.Second, 10*time.Second)
+		}
+		select {
+		case <-ctx.Done():
+			return status, out, ctx.Err()
+		case <-time.After(wait):
+		}
+	}
 }
 
 // benchGames generates the submissions: random pairings of the players,
@@ -211,13 +237,19 @@ func benchGames(c benchConfig) [][]byte {
 // benchDo sends one request (a JSON body when body is not nil) and returns
 // the status and the body.
 func benchDo(ctx context.Context, client *http.Client, method, url, token string, body []byte) (int, string, error) {
+	status, out, _, err := benchDoHeader(ctx, client, method, url, token, body)
+	return status, out, err
+}
+
+// benchDoHeader is benchDo that also gives the answer's headers.
+func benchDoHeader(ctx context.Context, client *http.Client, method, url, token string, body []byte) (int, string, http.Header, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, url, rd)
 	if err != nil {
-		return 0, "", err
+		return 0, "", nil, err
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -227,11 +259,11 @@ func benchDo(ctx context.Context, client *http.Client, method, url, token string
 	}
 	res, err := client.Do(req)
 	if err != nil {
-		return 0, "", err
+		return 0, "", nil, err
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-	return res.StatusCode, string(b), err
+	return res.StatusCode, string(b), res.Header, err
 }
 
 type benchResult struct {
