@@ -16,6 +16,7 @@ import (
 	"github.com/weiqi-platform/rank/internal/app"
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/players"
+	"github.com/weiqi-platform/rank/web"
 )
 
 // Config is rankd's configuration. Every field has a flag and an
@@ -56,6 +57,8 @@ type Config struct {
 	GameTTL time.Duration
 	// Placement: new players' first rated games are placement games.
 	Placement bool
+	// SecureCookies marks the pages' cookies Secure (behind HTTPS).
+	SecureCookies bool
 }
 
 // Defaults.
@@ -104,6 +107,7 @@ func (c *Config) settings() []setting {
 		{flag: "match-cooldown", env: "RANK_MATCH_COOLDOWN", usage: "two players who were paired are not paired again for this long", value: (*durationValue)(&c.MatchCooldown)},
 		{flag: "game-ttl", env: "RANK_GAME_TTL", usage: "a pairing's game not finished after this long is voided", value: (*durationValue)(&c.GameTTL)},
 		{flag: "placement", env: "RANK_PLACEMENT", usage: "new players' first rated games are placement games (true or false)", value: (*boolValue)(&c.Placement)},
+		{flag: "secure-cookies", env: "RANK_SECURE_COOKIES", usage: "mark the web pages' session and CSRF cookies Secure (serve over HTTPS; true or false)", value: (*boolValue)(&c.SecureCookies)},
 	}
 }
 
@@ -219,6 +223,7 @@ func (c Config) appConfig() app.Config {
 		Placement:      c.Placement,
 		BodyLimit:      c.BodyLimit,
 		TrustedProxies: c.TrustedProxies,
+		Web:            web.Config{SecureCookies: c.SecureCookies},
 	}
 }
 

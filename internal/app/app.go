@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"strings"
 	"time"
 
 	"github.com/weiqi-platform/rank/api"
@@ -17,6 +19,7 @@ import (
 	"github.com/weiqi-platform/rank/rating"
 	"github.com/weiqi-platform/rank/reviews"
 	"github.com/weiqi-platform/rank/schools"
+	"github.com/weiqi-platform/rank/web"
 )
 
 // Clock is the one clock: everything that reads time reads it (accounts
@@ -46,6 +49,8 @@ type Config struct {
 	// HTTP.
 	BodyLimit      int64
 	TrustedProxies []string
+	// Web: the pages' settings (Secure cookies).
+	Web web.Config
 }
 
 // The scheduled jobs and when they fire, decided. Every replica runs the
@@ -84,6 +89,11 @@ type App struct {
 	Metrics     *metrics.Registry
 	Clock       Clock
 	Logger      *slog.Logger
+
+	// Pages serves the web pages; HTTP is what rankd serves: the API's
+	// paths to Handler, every other path to Pages.
+	Pages *web.Server
+	HTTP  http.Handler
 
 	stop context.CancelFunc
 	done chan struct{}
@@ -140,7 +150,29 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 	if err != nil {
 		return nil, err
 	}
+	a.Pages, err = web.New(web.Deps{
+		Logger: log, Config: cfg.Web,
+		Players: a.Players, Ratings: a.Ratings, Games: a.Intake, Exams: a.Exams, Matchmaking: a.Matchmaking,
+		Schools: a.Schools, Jobs: a.Jobs,
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.HTTP = root(a.Handler, a.Pages)
 	return a, nil
+}
+
+// root sends the API's paths (/api/..., /healthz, /readyz, /metrics) to
+// the API and every other path to the pages.
+func root(apiH, pages http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		if strings.HasPrefix(p, "/api/") || p == "/api" || p == "/healthz" || p == "/readyz" || p == "/metrics" {
+			apiH.ServeHTTP(w, r)
+			return
+		}
+		pages.ServeHTTP(w, r)
+	})
 }
 
 // Recover completes every unfinished rating operation, then rates every

@@ -1,0 +1,132 @@
+package web
+
+import (
+	"fmt"
+	"html"
+	"html/template"
+	"strings"
+	"time"
+
+	"github.com/weiqi-platform/rank/ranks"
+	"github.com/weiqi-platform/rank/rating"
+)
+
+// graph is a profile's rank graph: the ladder score over time, the rank
+// bands shaded and labelled, exams and placements marked.
+type graph struct {
+	SVG    template.HTML
+	Points int
+}
+
+const (
+	graphW, graphH = 720, 300
+	graphLeft      = 56
+	graphRight     = 12
+	graphTop       = 12
+	graphBottom    = 28
+)
+
+// rankGraph draws entries (newest first, as the ledger gives them) for
+// a player now at st.
+func rankGraph(lang string, entries []rating.LedgerEntry, st rating.PlayerState) graph {
+	type pt struct {
+		at    time.Time
+		score int
+		cause string
+		entry rating.LedgerEntry
+	}
+	var pts []pt
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := entries[i]
+		if len(pts) == 0 {
+			pts = append(pts, pt{at: e.At, score: e.ScoreBefore})
+		}
+		pts = append(pts, pt{at: e.At, score: e.ScoreAfter, cause: e.Cause, entry: e})
+	}
+	if len(pts) == 0 {
+		pts = []pt{{score: st.Score}}
+	}
+	lo, hi := pts[0].score, pts[0].score
+	for _, p := range pts {
+		lo, hi = min(lo, p.score), max(hi, p.score)
+	}
+	// Whole rank bands around the line, at least three of them.
+	lo = floorTo(lo-20, 100)
+	hi = floorTo(hi+20, 100) + 100
+	for hi-lo < 300 {
+		lo -= 100
+		if hi-lo < 300 {
+			hi += 100
+		}
+	}
+	first, last := pts[0].at, pts[len(pts)-1].at
+	span := last.Sub(first)
+	plotW := float64(graphW - graphLeft - graphRight)
+	plotH := float64(graphH - graphTop - graphBottom)
+	x := func(i int) float64 {
+		if span <= 0 {
+			if len(pts) == 1 {
+				return graphLeft + plotW/2
+			}
+			return graphLeft + plotW*float64(i)/float64(len(pts)-1)
+		}
+		return graphLeft + plotW*float64(pts[i].at.Sub(first))/float64(span)
+	}
+	y := func(score int) float64 {
+		return graphTop + plotH*float64(hi-score)/float64(hi-lo)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="graph" id="rank-graph" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-labelledby="graph-title graph-desc">`, graphW, graphH, graphW, graphH)
+	fmt.Fprintf(&b, `<title id="graph-title">%s</title><desc id="graph-desc">%s</desc>`,
+		html.EscapeString(tr(lang, "graph.title")), html.EscapeString(tr(lang, "graph.desc", len(pts)-1)))
+	for band := lo; band < hi; band += 100 {
+		r := ranks.FromScore(band)
+		fill := "#ffffff"
+		if (band/100)%2 == 0 {
+			fill = "#eef2f7"
+		}
+		fmt.Fprintf(&b, `<rect class="band" x="%d" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>`, graphLeft, y(band+100), plotW, y(band)-y(band+100), fill)
+		label := rankText(lang, r)
+		if band < -800 || band >= 900 {
+			label = ""
+		}
+		fmt.Fprintf(&b, `<text class="band-label" x="%d" y="%.1f" font-size="12" text-anchor="end" fill="#333">%s</text>`, graphLeft-6, (y(band)+y(band+100))/2+4, html.EscapeString(label))
+	}
+	fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.1f" height="%.1f" fill="none" stroke="#999"/>`, graphLeft, graphTop, plotW, plotH)
+	if len(pts) > 1 {
+		b.WriteString(`<polyline class="score-line" fill="none" stroke="#0b4f8a" stroke-width="2" points="`)
+		for i, p := range pts {
+			fmt.Fprintf(&b, "%.1f,%.1f ", x(i), y(p.score))
+		}
+		b.WriteString(`"/>`)
+	}
+	for i, p := range pts {
+		switch p.cause {
+		case rating.CauseExam, rating.CausePlacement, rating.CauseRevocation, rating.CauseAdjustment:
+			title := tr(lang, "cause."+p.cause) + " " + p.entry.At.UTC().Format("2006-01-02")
+			if p.entry.CertifiedAfter != "" {
+				title += " → " + rankText(lang, p.entry.CertifiedAfter)
+			}
+			cx, cy := x(i), y(p.score)
+			fmt.Fprintf(&b, `<g class="mark mark-%s"><title>%s</title><path d="M%.1f %.1f l7 7 l-7 7 l-7 -7 z" fill="#b35900" stroke="#fff"/></g>`,
+				p.cause, html.EscapeString(title), cx, cy-7)
+		default:
+			if i == len(pts)-1 || len(pts) < 60 {
+				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="2.5" fill="#0b4f8a"/>`, x(i), y(p.score))
+			}
+		}
+	}
+	if !first.IsZero() {
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" fill="#333">%s</text>`, graphLeft, graphH-8, first.UTC().Format("2006-01-02"))
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" text-anchor="end" fill="#333">%s</text>`, graphW-graphRight, graphH-8, last.UTC().Format("2006-01-02"))
+	}
+	b.WriteString(`</svg>`)
+	return graph{SVG: template.HTML(b.String()), Points: len(pts) - 1} // every text above is escaped
+}
+
+func floorTo(n, step int) int {
+	if n < 0 {
+		return -((-n + step - 1) / step) * step
+	}
+	return n / step * step
+}

@@ -1,0 +1,128 @@
+package web_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/weiqi-platform/rank/internal/apptest"
+)
+
+// browser is a cookie-keeping client of the pages that does not follow
+// redirects (the tests look at them).
+type browser struct {
+	t    testing.TB
+	base string
+	c    *http.Client
+	lang string
+}
+
+func newBrowser(t testing.TB, base string) *browser {
+	jar, _ := cookiejar.New(nil)
+	return &browser{t: t, base: base, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+func (b *browser) do(req *http.Request) (int, http.Header, string) {
+	b.t.Helper()
+	if b.lang != "" {
+		req.Header.Set("Accept-Language", b.lang)
+	}
+	resp, err := b.c.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(body)
+}
+
+func (b *browser) get(path string) (int, http.Header, string) {
+	b.t.Helper()
+	req, _ := http.NewRequest("GET", b.base+path, nil)
+	return b.do(req)
+}
+
+// csrf is the CSRF cookie's value (a GET first sets it).
+func (b *browser) csrf() string {
+	u, _ := url.Parse(b.base)
+	for _, c := range b.c.Jar.Cookies(u) {
+		if c.Name == "rank_csrf" {
+			return c.Value
+		}
+	}
+	b.get("/")
+	for _, c := range b.c.Jar.Cookies(u) {
+		if c.Name == "rank_csrf" {
+			return c.Value
+		}
+	}
+	b.t.Fatal("no CSRF cookie")
+	return ""
+}
+
+// post sends a form with the CSRF token (withToken false leaves it out).
+func (b *browser) post(path string, form url.Values, withToken bool) (int, http.Header, string) {
+	b.t.Helper()
+	if withToken {
+		form.Set("csrf", b.csrf())
+	}
+	req, _ := http.NewRequest("POST", b.base+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return b.do(req)
+}
+
+func (b *browser) register(name, password string) {
+	b.t.Helper()
+	code, h, body := b.post("/register", url.Values{"username": {name}, "password": {password}, "password2": {password}}, true)
+	if code != http.StatusSeeOther {
+		b.t.Fatalf("register %s: %d %s", name, code, body)
+	}
+	if want := "/players/" + url.PathEscape(name); h.Get("Location") != want {
+		b.t.Fatalf("register went to %q, want %q", h.Get("Location"), want)
+	}
+}
+
+func server(t testing.TB) (*apptest.Stack, string) {
+	st := apptest.Memory(t)
+	srv := httptest.NewServer(st.HTTP)
+	t.Cleanup(srv.Close)
+	return st, srv.URL
+}
+
+func TestRegisterShowsTheProfileInBothLanguages(t *testing.T) {
+	_, base := server(t)
+	b := newBrowser(t, base)
+	b.register("alice", "correct horse battery")
+	code, _, body := b.get("/players/alice")
+	if code != 200 || !strings.Contains(body, `id="rank-graph"`) || !strings.Contains(body, "Ladder rank") {
+		t.Fatalf("profile: %d\n%s", code, body)
+	}
+	b.lang = "zh-CN,zh;q=0.9"
+	_, _, body = b.get("/players/alice")
+	if !strings.Contains(body, "阶梯段位") || !strings.Contains(body, "1级") {
+		t.Fatalf("Chinese profile lacks 阶梯段位 or 1级:\n%s", body)
+	}
+}
+
+func TestTheAPIKeepsItsPaths(t *testing.T) {
+	_, base := server(t)
+	b := newBrowser(t, base)
+	code, h, _ := b.get("/api/v1/leaderboard")
+	if code != http.StatusUnauthorized || !strings.HasPrefix(h.Get("Content-Type"), "application/json") {
+		t.Fatalf("/api/v1/leaderboard: %d %s, want the API's 401 JSON", code, h.Get("Content-Type"))
+	}
+	code, h, body := b.get("/")
+	if code != 200 || !strings.HasPrefix(h.Get("Content-Type"), "text/html") || !strings.Contains(body, "/static/style.css") {
+		t.Fatalf("/: %d %s", code, h.Get("Content-Type"))
+	}
+	if code, _, _ := b.get("/static/style.css"); code != 200 {
+		t.Fatalf("stylesheet: %d", code)
+	}
+	if code, _, body := b.get("/no/such/page"); code != 404 || !strings.Contains(body, "no such page") {
+		t.Fatalf("unknown page: %d %s", code, body)
+	}
+}

@@ -1,0 +1,222 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/intake"
+	"github.com/weiqi-platform/rank/players"
+	"github.com/weiqi-platform/rank/ranks"
+	"github.com/weiqi-platform/rank/rating"
+)
+
+func (s *Server) home(c *ctx) error {
+	c.render(http.StatusOK, "home", "home.title", nil)
+	return nil
+}
+
+// leaderPage is the size of a leaderboard page.
+const leaderPage = 50
+
+type leaderRow struct {
+	Place int
+	rating.PlayerState
+}
+
+type leaderData struct {
+	Rank, Query string
+	Ranks       []ranks.Rank
+	Rows        []leaderRow
+	Next        string // the next page's cursor ("" on the last)
+	Found       string // the player the name search found exactly
+	Page        int
+}
+
+func (s *Server) leaderboard(c *ctx) error {
+	ctx := c.r.Context()
+	qv := c.r.URL.Query()
+	d := leaderData{Rank: qv.Get("rank"), Query: strings.TrimSpace(qv.Get("q")), Ranks: ranks.LadderRanks(), Page: 1}
+	q := rating.LeaderQuery{Limit: leaderPage + 1}
+	if d.Rank != "" {
+		r, err := ranks.Parse(d.Rank)
+		if err == nil {
+			q.MinScore, q.MaxScore, err = r.Band()
+		}
+		if err != nil {
+			return &pageError{status: http.StatusBadRequest, key: "err.invalid_parameter", detail: "rank"}
+		}
+	}
+	if after := qv.Get("after"); after != "" {
+		var cur rating.LeaderCursor
+		if err := decodeCursor(after, &cur); err != nil {
+			return &pageError{status: http.StatusBadRequest, key: "err.invalid_parameter", detail: "after"}
+		}
+		q.After = &cur
+		d.Page = atoiDefault(qv.Get("page"), 2)
+	}
+	if d.Query != "" {
+		if name, err := s.d.Players.Playable(ctx, d.Query); err == nil {
+			d.Found = name
+		}
+	}
+	rows, err := s.d.Ratings.Leaderboard(ctx, q)
+	if err != nil {
+		return err
+	}
+	if len(rows) > leaderPage {
+		rows = rows[:leaderPage]
+		last := rows[len(rows)-1]
+		d.Next = encodeCursor(rating.LeaderCursor{Score: last.Score, Username: last.Username})
+	}
+	lq := strings.ToLower(d.Query)
+	for i, r := range rows {
+		if lq != "" && !strings.Contains(strings.ToLower(r.Username), lq) {
+			continue
+		}
+		d.Rows = append(d.Rows, leaderRow{Place: (d.Page-1)*leaderPage + i + 1, PlayerState: r})
+	}
+	c.render(http.StatusOK, "leaderboard", "leaderboard.title", d)
+	return nil
+}
+
+// recentGame is one line of a profile's recent games.
+type recentGame struct {
+	ID, Opponent, Colour, Result string
+	Delta                        int
+	At                           time.Time
+}
+
+type profileData struct {
+	Player    rating.PlayerState
+	Shown     string
+	Certified string
+	Graph     graph
+	Recent    []recentGame
+	Changes   []rating.LedgerEntry // ledger entries that are not games
+	Self      bool
+}
+
+// profileHistory is how many ledger entries the profile reads for its
+// graph and lists.
+const profileHistory = 500
+
+// recentGames is how many games the profile lists.
+const recentGames = 10
+
+func (s *Server) profile(c *ctx) error {
+	ctx := c.r.Context()
+	name, err := s.d.Players.Playable(ctx, c.r.PathValue("username"))
+	if errors.Is(err, players.ErrNotFound) || errors.Is(err, players.ErrCannotPlay) {
+		return errNotFound
+	}
+	if err != nil {
+		return err
+	}
+	st, err := s.d.Ratings.PlayerOrNew(ctx, name)
+	if err != nil {
+		return err
+	}
+	entries, err := s.d.Ratings.History(ctx, name, 0, profileHistory)
+	if err != nil {
+		return err
+	}
+	d := profileData{Player: st, Shown: st.ShownRank(), Self: c.authed && c.user.Username == name}
+	if !st.Certified.IsZero() {
+		d.Certified = st.Certified.String()
+	}
+	d.Graph = rankGraph(c.lang, entries, st)
+	for _, e := range entries {
+		if e.Cause != rating.CauseGame {
+			if len(d.Changes) < recentGames {
+				d.Changes = append(d.Changes, e)
+			}
+			continue
+		}
+		if len(d.Recent) == recentGames {
+			continue
+		}
+		rg := recentGame{ID: e.CauseID, Opponent: e.Opponent, Delta: e.Delta, At: e.At, Result: e.Result}
+		if g, err := s.d.Games.Game(ctx, e.CauseID); err == nil {
+			rg.Colour = "black"
+			if g.White == name {
+				rg.Colour = "white"
+			}
+		}
+		d.Recent = append(d.Recent, rg)
+	}
+	c.render(http.StatusOK, "profile", "profile.title", d)
+	return nil
+}
+
+type gameData struct {
+	Game      intake.StoredGame
+	Board     boardView
+	Frames    string // JSON for the stepper
+	Result    string
+	Deltas    map[string]int
+	HasDeltas bool
+	Rules     string
+	Moves     int
+	Dead      int
+	Score     *games.Score
+}
+
+func (s *Server) game(c *ctx) error {
+	g, err := s.d.Games.Game(c.r.Context(), c.r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	d := gameData{Game: g, Deltas: map[string]int{}}
+	if g.Record != nil {
+		d.Rules = g.Record.Rules.String()
+		d.Moves = len(g.Record.Moves)
+		d.Board, d.Frames = boardOf(g.Record, g.Verdict)
+		d.Dead = len(d.Board.Dead)
+	}
+	if v := g.Verdict; v != nil {
+		d.Result, d.Score = v.Result, v.Score
+	}
+	for _, p := range []string{g.Black, g.White} {
+		es, err := s.d.Ratings.History(c.r.Context(), p, 0, profileHistory)
+		if err != nil {
+			return err
+		}
+		for _, e := range es {
+			if e.Cause == rating.CauseGame && e.CauseID == g.ID {
+				d.Deltas[p], d.HasDeltas = e.Delta, true
+				break
+			}
+		}
+	}
+	c.render(http.StatusOK, "game", "game.title", d)
+	return nil
+}
+
+func (s *Server) gameSGF(c *ctx) error {
+	g, err := s.d.Games.Game(c.r.Context(), c.r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	c.w.Header().Set("Content-Type", "application/x-go-sgf")
+	c.w.Header().Set("Content-Disposition", `attachment; filename="`+safeFile(g.ID)+`.sgf"`)
+	_, _ = c.w.Write(g.SGF())
+	return nil
+}
+
+// safeFile keeps letters, digits, '-' and '_' of a file name.
+func safeFile(s string) string {
+	b := []byte(s)
+	out := b[:0]
+	for _, ch := range b {
+		if ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '-' || ch == '_' {
+			out = append(out, ch)
+		}
+	}
+	if len(out) == 0 {
+		return "game"
+	}
+	return string(out)
+}
