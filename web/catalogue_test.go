@@ -101,10 +101,12 @@ func TestEveryUsedKeyExists(t *testing.T) {
 		"rules.":  matchmaking.RulesPresets,
 		"time.":   games.PresetNames(),
 		"colour.": {"black", "white"},
+		"promotion.": promotionStates,
+		"cause. (audit)": causes,
 	}
 	for prefix, values := range families {
 		for _, v := range slices.Sorted(slices.Values(values)) {
-			check("family "+prefix, prefix+v)
+			check("family "+prefix, strings.Fields(prefix)[0]+v)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"html/template"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,25 +27,43 @@ const (
 	graphBottom    = 28
 )
 
+// graphPoint is one point of a rank graph: a score at a time, and the
+// cause when it is a mark (an exam, a placement).
+type graphPoint struct {
+	at        time.Time
+	score     int
+	cause     string
+	certified string
+}
+
 // rankGraph draws entries (newest first, as the ledger gives them) for
 // a player now at st.
 func rankGraph(lang string, entries []rating.LedgerEntry, st rating.PlayerState) graph {
-	type pt struct {
-		at    time.Time
-		score int
-		cause string
-		entry rating.LedgerEntry
-	}
-	var pts []pt
+	var pts []graphPoint
 	for i := len(entries) - 1; i >= 0; i-- {
 		e := entries[i]
 		if len(pts) == 0 {
-			pts = append(pts, pt{at: e.At, score: e.ScoreBefore})
+			pts = append(pts, graphPoint{at: e.At, score: e.ScoreBefore})
 		}
-		pts = append(pts, pt{at: e.At, score: e.ScoreAfter, cause: e.Cause, entry: e})
+		pts = append(pts, graphPoint{at: e.At, score: e.ScoreAfter, cause: e.Cause, certified: e.CertifiedAfter})
 	}
 	if len(pts) == 0 {
-		pts = []pt{{score: st.Score}}
+		pts = []graphPoint{{score: st.Score}}
+	}
+	return drawGraph(lang, pts)
+}
+
+// sortPoints puts points in time order (marks after the day's point).
+func sortPoints(pts []graphPoint) []graphPoint {
+	slices.SortStableFunc(pts, func(a, b graphPoint) int { return a.at.Compare(b.at) })
+	return pts
+}
+
+// drawGraph draws points in time order: the score line over the rank
+// bands, shaded and labelled, with the marks.
+func drawGraph(lang string, pts []graphPoint) graph {
+	if len(pts) == 0 {
+		pts = []graphPoint{{}}
 	}
 	lo, hi := pts[0].score, pts[0].score
 	for _, p := range pts {
@@ -103,9 +122,9 @@ func rankGraph(lang string, entries []rating.LedgerEntry, st rating.PlayerState)
 	for i, p := range pts {
 		switch p.cause {
 		case rating.CauseExam, rating.CausePlacement, rating.CauseRevocation, rating.CauseAdjustment:
-			title := tr(lang, "cause."+p.cause) + " " + p.entry.At.UTC().Format("2006-01-02")
-			if p.entry.CertifiedAfter != "" {
-				title += " → " + rankText(lang, p.entry.CertifiedAfter)
+			title := tr(lang, "cause."+p.cause) + " " + p.at.UTC().Format("2006-01-02")
+			if p.certified != "" {
+				title += " → " + rankText(lang, p.certified)
 			}
 			cx, cy := x(i), y(p.score)
 			fmt.Fprintf(&b, `<g class="mark mark-%s"><title>%s</title><path d="M%.1f %.1f l7 7 l-7 7 l-7 -7 z" fill="#b35900" stroke="#fff"/></g>`,

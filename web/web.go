@@ -123,7 +123,6 @@ func (s *Server) routes() {
 	h("POST /play/cancel", playing, s.playCancel)
 	h("GET /exams", anyone, s.examsPage)
 	h("POST /exams/{id}/register", playing, s.examRegister)
-	h("POST /exams/{id}/withdraw", playing, s.examWithdraw)
 	h("GET /teach", teachers, s.teach)
 	h("GET /classes/{id}", teachers, s.classPage)
 	h("GET /classes/{id}/table.csv", teachers, s.classCSV)
@@ -134,10 +133,11 @@ func (s *Server) routes() {
 	h("GET /admin/audit", admins, s.adminAudit)
 	h("GET /admin/audit.csv", admins, s.adminAuditCSV)
 	h("GET /admin/promotions", admins, s.adminPromotions)
-	h("POST /admin/promotions/{id}/{verb}", admins, s.adminDecide)
+	h("POST /admin/promotions/{verb}", admins, s.adminDecide)
 	h("GET /admin/verification", admins, s.adminVerification)
 	h("POST /admin/jobs/{name}", admins, s.adminRunJob)
 	h("POST /admin/accounts", admins, s.adminCreateAccount)
+	h("POST /admin/schools", admins, s.adminCreateSchool)
 	h("GET /", anyone, func(c *ctx) error { return errNotFound })
 }
 
@@ -177,14 +177,23 @@ func (c *ctx) fail(err error) {
 			detail = msg
 		}
 	}
-	c.render(status, "error", key, errorData{Status: status, Key: key, Detail: detail})
+	d := errorData{Status: status, Key: key, Detail: detail}
+	if status == http.StatusForbidden && key != "err.forbidden" && key != "err.csrf" {
+		d.Key, d.Also = "err.forbidden", key // the page says so, then why
+	}
+	c.render(status, "error", d.Key, d)
 }
 
 type errorData struct {
 	Status int
 	Key    string
+	Also   string // a second catalogue key: the reason
 	Detail string
 }
 
 // now is the pages' clock: the intake's, which is the application's.
 func (s *Server) now() time.Time { return s.d.Games.Now() }
+
+// SetSecureCookies changes whether the cookies are Secure (tests; the
+// operator sets it once with RANK_SECURE_COOKIES).
+func (s *Server) SetSecureCookies(on bool) { s.d.Config.SecureCookies = on }

@@ -1,0 +1,91 @@
+package web
+
+import (
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/weiqi-platform/rank/exams"
+)
+
+type scheduleRow struct {
+	exams.Schedule
+	Next     time.Time
+	Sessions []exams.Session
+}
+
+type examsData struct {
+	Schedules     []scheduleRow
+	Registrations []exams.Registration
+	Results       []exams.Result
+	Notice        string // catalogue key of what was done
+	Error         string
+	Detail        string
+	ErrorSchedule string
+}
+
+// examSessionsShown bounds the sessions listed per schedule.
+const examSessionsShown = 3
+
+func (s *Server) examsData(c *ctx) (examsData, error) {
+	ctx := c.r.Context()
+	var d examsData
+	all, err := s.d.Exams.Schedules(ctx)
+	if err != nil {
+		return d, err
+	}
+	for _, sch := range all {
+		row := scheduleRow{Schedule: sch}
+		row.Next, _ = s.d.Exams.NextSession(sch)
+		sess, err := s.d.Exams.Sessions(ctx, sch.ID)
+		if err != nil {
+			return d, err
+		}
+		slices.SortFunc(sess, func(a, b exams.Session) int { return b.At.Compare(a.At) })
+		if len(sess) > examSessionsShown {
+			sess = sess[:examSessionsShown]
+		}
+		row.Sessions = sess
+		d.Schedules = append(d.Schedules, row)
+	}
+	if c.authed {
+		if d.Registrations, d.Results, err = s.d.Exams.OfPlayers(ctx, []string{c.user.Username}); err != nil {
+			return d, err
+		}
+	}
+	return d, nil
+}
+
+func (s *Server) examsPage(c *ctx) error {
+	d, err := s.examsData(c)
+	if err != nil {
+		return err
+	}
+	if c.r.URL.Query().Get("registered") != "" {
+		d.Notice = "exams.registered"
+	}
+	c.render(http.StatusOK, "exams", "exams.title", d)
+	return nil
+}
+
+func (s *Server) examRegister(c *ctx) error {
+	id := c.r.PathValue("id")
+	_, _, err := s.d.Exams.Register(c.r.Context(), exams.RegisterRequest{ScheduleID: id, Player: c.user.Username})
+	if err == nil {
+		return c.redirect("/exams?registered=1")
+	}
+	status, code, msg := classifyFor(err)
+	if status >= 500 || status == http.StatusNotFound {
+		return err
+	}
+	d, derr := s.examsData(c)
+	if derr != nil {
+		return derr
+	}
+	d.Error, d.Detail, d.ErrorSchedule = "err."+code, msg, id
+	if _, ok := catalogues["en"][d.Error]; !ok {
+		d.Error = "err.generic"
+	}
+	c.render(status, "exams", "exams.title", d)
+	return nil
+}

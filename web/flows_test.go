@@ -1,0 +1,182 @@
+package web_test
+
+import (
+	"encoding/csv"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func (b *browser) login(name string) {
+	b.t.Helper()
+	code, _, body := b.post("/login", url.Values{"username": {name}, "password": {password}}, true)
+	if code != http.StatusSeeOther {
+		b.t.Fatalf("login %s: %d %s", name, code, body)
+	}
+}
+
+func TestTeacherSeesTheClassTableAndItsCSV(t *testing.T) {
+	w := newWorld(t, 5)
+	b := newBrowser(t, w.base)
+	b.login(teacherName)
+	code, _, body := b.get("/teach")
+	if code != 200 || !strings.Contains(body, "/classes/"+w.class.ID) {
+		t.Fatalf("teach: %d %s", code, body)
+	}
+	code, _, body = b.get("/classes/" + w.class.ID + "?sort=-score")
+	if code != 200 {
+		t.Fatalf("class: %d %s", code, body)
+	}
+	for _, s := range w.students {
+		if !strings.Contains(body, ">"+s+"<") {
+			t.Errorf("class page lacks %s", s)
+		}
+	}
+	if strings.Contains(body, evilName) || !strings.Contains(body, "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&#39;&#34;") {
+		t.Errorf("the class name is not escaped as text:\n%s", body)
+	}
+	code, h, csvBody := b.get("/classes/" + w.class.ID + "/table.csv")
+	if code != 200 || !strings.HasPrefix(h.Get("Content-Type"), "text/csv") {
+		t.Fatalf("csv: %d %s", code, h.Get("Content-Type"))
+	}
+	rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(csvBody, "\ufeff"))).ReadAll()
+	if err != nil || len(rows) != len(w.students)+2 { // a header, the students, the managed one
+		t.Fatalf("csv rows %d (%v):\n%s", len(rows), err, csvBody)
+	}
+	code, _, body = b.get("/classes/" + w.class.ID + "/students/" + w.students[1])
+	if code != 200 || !strings.Contains(body, `id="rank-graph"`) || !strings.Contains(body, "game") {
+		t.Fatalf("student page: %d %s", code, body)
+	}
+}
+
+func TestAnotherSchoolsClassIsRefused(t *testing.T) {
+	w := newWorld(t, 2)
+	b := newBrowser(t, w.base)
+	b.login(teacherName)
+	for _, p := range []string{"/classes/" + w.otherCls.ID, "/classes/" + w.otherCls.ID + "/table.csv", "/admin", "/admin/audit"} {
+		code, _, body := b.get(p)
+		if code != http.StatusForbidden || !strings.Contains(body, "You may not see this page") || strings.Contains(body, "panic") {
+			t.Errorf("%s: %d, want 403 with the page saying so:\n%s", p, code, body)
+		}
+	}
+	b.lang = "zh"
+	if code, _, body := b.get("/classes/" + w.otherCls.ID); code != 403 || !strings.Contains(body, "你无权查看此页面") || !strings.Contains(body, "这不是你的学校、班级或学生") {
+		t.Errorf("Chinese 403: %d %s", code, body)
+	}
+	// A player sees no teacher page, and no one's class.
+	p := newBrowser(t, w.base)
+	p.login(w.students[0])
+	if code, _, _ := p.get("/classes/" + w.class.ID); code != http.StatusForbidden {
+		t.Errorf("a student opened the class table: %d", code)
+	}
+	// Not logged in: the login page.
+	anon := newBrowser(t, w.base)
+	if code, h, _ := anon.get("/teach"); code != http.StatusSeeOther || !strings.HasPrefix(h.Get("Location"), "/login?next=") {
+		t.Errorf("anonymous /teach: %d %s", code, h.Get("Location"))
+	}
+}
+
+func TestFormsWithoutTheCSRFTokenAreRefused(t *testing.T) {
+	w := newWorld(t, 2)
+	b := newBrowser(t, w.base)
+	b.csrf()
+	for _, path := range []string{"/login", "/register", "/lang"} {
+		code, _, body := b.post(path, url.Values{"username": {adminName}, "password": {password}, "password2": {password}, "lang": {"zh"}}, false)
+		if code != http.StatusForbidden || !strings.Contains(body, "did not come from this site") {
+			t.Errorf("%s without the token: %d %s", path, code, body)
+		}
+	}
+	// A wrong token is as bad as none.
+	code, _, _ := b.post("/login", url.Values{"username": {adminName}, "password": {password}, "csrf": {"forged-token-of-another-site"}}, false)
+	if code != http.StatusForbidden {
+		t.Errorf("forged token: %d", code)
+	}
+	b.login(adminName)
+	code, _, _ = b.post("/admin/accounts", url.Values{"username": {"mallory"}, "password": {password}, "role": {"admin"}}, false)
+	if code != http.StatusForbidden {
+		t.Errorf("admin form without the token: %d", code)
+	}
+	if _, err := w.st.Players.Account(t.Context(), "mallory"); err == nil {
+		t.Error("the refused form made the account")
+	}
+	if code, _, _ := b.post("/logout", url.Values{}, false); code != http.StatusForbidden {
+		t.Errorf("logout without the token: %d", code)
+	}
+}
+
+func TestSessionCookieFlagsAndLogoutRevokes(t *testing.T) {
+	for _, secure := range []bool{false, true} {
+		w := newWorld(t, 0)
+		if secure {
+			w.st.Pages.SetSecureCookies(true)
+		}
+		b := newBrowser(t, w.base)
+		_, h, _ := b.post("/login", url.Values{"username": {adminName}, "password": {password}}, true)
+		var session string
+		for _, c := range h.Values("Set-Cookie") {
+			if strings.HasPrefix(c, "rank_session=") {
+				session = c
+			}
+		}
+		if !strings.Contains(session, "HttpOnly") || !strings.Contains(session, "SameSite=Lax") || strings.Contains(session, "Secure") != secure {
+			t.Errorf("secure=%v: session cookie %q", secure, session)
+		}
+		token := strings.TrimPrefix(strings.SplitN(session, ";", 2)[0], "rank_session=")
+		if _, err := w.st.Players.Authenticate(t.Context(), token); err != nil {
+			t.Fatalf("the cookie's token is not the token store's: %v", err)
+		}
+		if code, _, _ := b.post("/logout", url.Values{}, true); code != http.StatusSeeOther {
+			t.Fatalf("logout: %d", code)
+		}
+		if _, err := w.st.Players.Authenticate(t.Context(), token); err == nil {
+			t.Error("logout did not revoke the token")
+		}
+	}
+}
+
+func TestScriptInAUsernameShowsAsText(t *testing.T) {
+	w := newWorld(t, 4)
+	b := newBrowser(t, w.base)
+	b.login(teacherName)
+	_, _, body := b.get("/classes/" + w.class.ID)
+	managed := regexp.MustCompile(`/students/([^"]+)"`).FindAllStringSubmatch(body, -1)
+	if len(managed) == 0 {
+		t.Fatal("no student links")
+	}
+	if strings.Contains(body, "<script>alert") {
+		t.Fatalf("raw script on the class page")
+	}
+	// The registration form refuses such a username and shows it back as
+	// text.
+	a := newBrowser(t, w.base)
+	code, _, body := a.post("/register", url.Values{"username": {evilName}, "password": {password}, "password2": {password}}, true)
+	if code < 400 || strings.Contains(body, "<script>alert") {
+		t.Fatalf("register %q: %d\n%s", evilName, code, body)
+	}
+}
+
+func TestAdminApprovesAPromotionAndFindsItInTheAuditTrail(t *testing.T) {
+	w := newWorld(t, 0)
+	waiting := w.awaitingPromotions()
+	b := newBrowser(t, w.base)
+	b.login(adminName)
+	code, _, body := b.get("/admin/promotions")
+	if code != 200 || !strings.Contains(body, waiting[0]) {
+		t.Fatalf("promotions: %d %s", code, body)
+	}
+	id := regexp.MustCompile(`name="id" value="([^"]+)"`).FindStringSubmatch(body)[1]
+	code, h, body := b.post("/admin/promotions/approve", url.Values{"id": {id}, "reason": {"games reviewed"}}, true)
+	if code != http.StatusSeeOther || !strings.Contains(h.Get("Location"), "certified") {
+		t.Fatalf("approve: %d %s %s", code, h.Get("Location"), body)
+	}
+	_, _, body = b.get("/admin/audit?cause=exam")
+	if !strings.Contains(body, "games reviewed") {
+		t.Fatalf("the audit trail lacks the approval:\n%s", body)
+	}
+	code, _, csvBody := b.get("/admin/audit.csv?cause=exam")
+	if code != 200 || !strings.Contains(csvBody, "games reviewed") {
+		t.Fatalf("audit csv: %d %s", code, csvBody)
+	}
+}
