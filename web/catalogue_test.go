@@ -94,14 +94,14 @@ func TestEveryUsedKeyExists(t *testing.T) {
 		}
 	}
 	families := map[string][]string{
-		"cause.":  {rating.CauseGame, rating.CauseExam, rating.CausePlacement, rating.CauseAdjustment, rating.CauseAnnulment, rating.CauseRevocation},
-		"result.": {rating.ResultWin, rating.ResultLoss, rating.ResultDraw},
-		"status.": {string(intake.StatusPending), string(intake.StatusFinished), string(intake.StatusRated), string(intake.StatusExpired)},
-		"ticket.": {string(matchmaking.Waiting), string(matchmaking.Matched), string(matchmaking.Cancelled), string(matchmaking.Expired), "none"},
-		"rules.":  matchmaking.RulesPresets,
-		"time.":   games.PresetNames(),
-		"colour.": {"black", "white"},
-		"promotion.": promotionStates,
+		"cause.":         {rating.CauseGame, rating.CauseExam, rating.CausePlacement, rating.CauseAdjustment, rating.CauseAnnulment, rating.CauseRevocation},
+		"result.":        {rating.ResultWin, rating.ResultLoss, rating.ResultDraw},
+		"status.":        {string(intake.StatusPending), string(intake.StatusFinished), string(intake.StatusRated), string(intake.StatusExpired)},
+		"ticket.":        {string(matchmaking.Waiting), string(matchmaking.Matched), string(matchmaking.Cancelled), string(matchmaking.Expired), "none"},
+		"rules.":         matchmaking.RulesPresets,
+		"time.":          games.PresetNames(),
+		"colour.":        {"black", "white"},
+		"promotion.":     promotionStates,
 		"cause. (audit)": causes,
 	}
 	for prefix, values := range families {
