@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -71,6 +72,10 @@ func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 	for _, m := range []mongo.IndexModel{
 		{Keys: bson.D{{Key: "source_id", Value: 1}}, Options: options.Index().SetName("source_id").SetUnique(true)},
 		{Keys: bson.D{{Key: "status", Value: 1}, {Key: "expires_at", Value: 1}}, Options: options.Index().SetName("status_expires")},
+		// A player's games, newest first (PlayerGames: one index per side,
+		// merged by the $or).
+		{Keys: bson.D{{Key: "black", Value: 1}, {Key: "created_at", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("black_created")},
+		{Keys: bson.D{{Key: "white", Value: 1}, {Key: "created_at", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("white_created")},
 	} {
 		if _, err := s.games.Indexes().CreateOne(ctx, m); err != nil {
 			return nil, wrap("create game indexes", err)
@@ -80,6 +85,11 @@ func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 		Keys: bson.D{{Key: "flag", Value: 1}, {Key: "at", Value: -1}, {Key: "game", Value: 1}}, Options: options.Index().SetName("flag_at"),
 	}); err != nil {
 		return nil, wrap("create flag index", err)
+	}
+	if _, err := s.ends.Indexes().CreateOne(ctx, mongo.IndexModel{
+		Keys: bson.D{{Key: "kind", Value: 1}, {Key: "at", Value: -1}}, Options: options.Index().SetName("kind_at"),
+	}); err != nil {
+		return nil, wrap("create end index", err)
 	}
 	return s, nil
 }
@@ -200,6 +210,12 @@ func (s *Store) one(ctx context.Context, filter bson.D, what string) (intake.Sto
 	if err != nil {
 		return intake.StoredGame{}, wrap("read game", err)
 	}
+	return s.assemble(ctx, d)
+}
+
+// assemble is the game document as it stands: as created, or as its end
+// made it, and rated once marked.
+func (s *Store) assemble(ctx context.Context, d gameDoc) (intake.StoredGame, error) {
 	if d.Status == string(intake.StatusPending) {
 		var end endDoc
 		err := s.ends.FindOne(ctx, bson.D{{Key: "_id", Value: d.ID}}).Decode(&end)
@@ -239,8 +255,13 @@ func (s *Store) BySource(ctx context.Context, sourceID string) (intake.StoredGam
 // finished game) or expired.
 type endDoc struct {
 	ID   string   `bson:"_id"`
-	Kind string   `bson:"kind"` // a intake.Status: finished or expired
+	Kind string   `bson:"kind"` // a intake.Status: finished, expired or aborted
 	Game *gameDoc `bson:"game,omitempty"`
+	// An abort's player, both players and time.
+	By    string     `bson:"by,omitempty"`
+	Black string     `bson:"black,omitempty"`
+	White string     `bson:"white,omitempty"`
+	At    *time.Time `bson:"at,omitempty"`
 }
 
 // Finish implements intake.Store.
@@ -468,6 +489,106 @@ func (s *Store) Flagged(ctx context.Context, flag string, after *intake.FlagCurs
 			return nil, err
 		}
 		out = append(out, intake.FlaggedGame{Game: g, Flag: m.Flag, At: m.At.UTC()})
+	}
+	return out, nil
+}
+
+// playerBatch is how many game documents PlayerGames reads at a time
+// while a state filter leaves its page short.
+const playerBatch = 50
+
+// PlayerGames implements intake.Store: the player's game documents by the
+// side indexes, newest first, each put together as it stands (its end,
+// its being rated: reads by _id), filtered by state until the page is
+// full.
+func (s *Store) PlayerGames(ctx context.Context, q intake.GamesQuery) ([]intake.StoredGame, error) {
+	side := func(me, other string) bson.D {
+		f := bson.D{{Key: me, Value: q.Player}}
+		if q.Opponent != "" {
+			f = append(f, bson.E{Key: other, Value: q.Opponent})
+		}
+		return f
+	}
+	filter := bson.D{{Key: "$or", Value: bson.A{side("black", "white"), side("white", "black")}}}
+	after := q.After
+	batch := int64(playerBatch)
+	if q.Limit > 0 && len(q.States) == 0 {
+		batch = int64(q.Limit)
+	}
+	var out []intake.StoredGame
+	for {
+		f := filter
+		if after != nil {
+			at := after.At.UTC()
+			f = bson.D{{Key: "$and", Value: bson.A{filter, bson.D{{Key: "$or", Value: bson.A{
+				bson.D{{Key: "created_at", Value: bson.D{{Key: "$lt", Value: at}}}},
+				bson.D{{Key: "created_at", Value: at}, {Key: "_id", Value: bson.D{{Key: "$lt", Value: after.ID}}}},
+			}}}}}}
+		}
+		cur, err := s.games.Find(ctx, f, options.Find().SetSort(bson.D{{Key: "created_at", Value: -1}, {Key: "_id", Value: -1}}).SetLimit(batch))
+		if err != nil {
+			return nil, wrap("list player games", err)
+		}
+		var docs []gameDoc
+		if err := cur.All(ctx, &docs); err != nil {
+			return nil, wrap("list player games", err)
+		}
+		for _, d := range docs {
+			g, err := s.assemble(ctx, d)
+			if err != nil {
+				return nil, err
+			}
+			g.CreatedAt = d.CreatedAt.UTC() // as created: the order's key
+			if len(q.States) == 0 || slices.Contains(q.States, g.Status) {
+				out = append(out, g)
+				if q.Limit > 0 && len(out) == q.Limit {
+					return out, nil
+				}
+			}
+		}
+		if int64(len(docs)) < batch {
+			return out, nil
+		}
+		last := docs[len(docs)-1]
+		after = &intake.GameCursor{At: last.CreatedAt.UTC(), ID: last.ID}
+	}
+}
+
+// Abort implements intake.Store: decided like a result or an expiry, by
+// an insert under the game's id.
+func (s *Store) Abort(ctx context.Context, id, by string, at time.Time) error {
+	g, err := s.Game(ctx, id)
+	if err != nil {
+		return err
+	}
+	if g.Status != intake.StatusPending {
+		return fmt.Errorf("game %s is %s: %w", id, g.Status, intake.ErrNotPending)
+	}
+	t := at.UTC()
+	end := endDoc{ID: id, Kind: string(intake.StatusAborted), By: by, Black: g.Black, White: g.White, At: &t}
+	if _, err := s.ends.InsertOne(ctx, end); err != nil {
+		if mongo.IsDuplicateKeyError(err) {
+			return fmt.Errorf("game %s already ended: %w", id, intake.ErrNotPending)
+		}
+		return wrap("decide game end", err)
+	}
+	return s.unmarkPending(ctx, id)
+}
+
+// Aborts implements intake.Store.
+func (s *Store) Aborts(ctx context.Context, since time.Time) ([]intake.Abort, error) {
+	cur, err := s.ends.Find(ctx, bson.D{{Key: "kind", Value: string(intake.StatusAborted)}, {Key: "at", Value: bson.D{{Key: "$gte", Value: since.UTC()}}}},
+		options.Find().SetSort(bson.D{{Key: "at", Value: -1}, {Key: "_id", Value: 1}}))
+	if err != nil {
+		return nil, wrap("list aborts", err)
+	}
+	var docs []endDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, wrap("list aborts", err)
+	}
+	out := make([]intake.Abort, len(docs))
+	for i, d := range docs {
+		out[i] = intake.Abort{GameID: d.ID, By: d.By, Black: d.Black, White: d.White, At: d.At.UTC()}
 	}
 	return out, nil
 }
