@@ -137,6 +137,7 @@ var en = map[string]string{
 	"status.finished":  "finished",
 	"status.rated":     "rated",
 	"status.expired":   "expired",
+	"status.aborted":   "aborted",
 
 	"play.title":        "Play",
 	"play.size":         "Board size",
@@ -157,6 +158,7 @@ var en = map[string]string{
 	"play.refresh":      "Reload",
 	"play.cancel":       "Stop looking",
 	"play.cancelled":    "You left the queue.",
+	"play.pending":      "You have a game that has not finished.",
 	"ticket.waiting":    "waiting",
 	"ticket.matched":    "matched",
 	"ticket.cancelled":  "cancelled",
@@ -407,6 +409,7 @@ var zh = map[string]string{
 	"status.finished":  "已结束",
 	"status.rated":     "已计分",
 	"status.expired":   "已过期",
+	"status.aborted":   "已中止",
 
 	"play.title":        "对弈",
 	"play.size":         "棋盘大小",
@@ -427,6 +430,7 @@ var zh = map[string]string{
 	"play.refresh":      "刷新",
 	"play.cancel":       "停止寻找",
 	"play.cancelled":    "你已退出排队。",
+	"play.pending":      "你有一盘未结束的对局。",
 	"ticket.waiting":    "等待中",
 	"ticket.matched":    "已配对",
 	"ticket.cancelled":  "已取消",

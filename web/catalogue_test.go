@@ -110,3 +110,11 @@ func TestEveryUsedKeyExists(t *testing.T) {
 		}
 	}
 }
+
+func statuses() []string {
+	var out []string
+	for _, s := range intake.Statuses {
+		out = append(out, string(s))
+	}
+	return out
+}

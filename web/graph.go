@@ -36,23 +36,6 @@ type graphPoint struct {
 	certified string
 }
 
-// rankGraph draws entries (newest first, as the ledger gives them) for
-// a player now at st.
-func rankGraph(lang string, entries []rating.LedgerEntry, st rating.PlayerState) graph {
-	var pts []graphPoint
-	for i := len(entries) - 1; i >= 0; i-- {
-		e := entries[i]
-		if len(pts) == 0 {
-			pts = append(pts, graphPoint{at: e.At, score: e.ScoreBefore})
-		}
-		pts = append(pts, graphPoint{at: e.At, score: e.ScoreAfter, cause: e.Cause, certified: e.CertifiedAfter})
-	}
-	if len(pts) == 0 {
-		pts = []graphPoint{{score: st.Score}}
-	}
-	return drawGraph(lang, pts)
-}
-
 // sortPoints puts points in time order (marks after the day's point).
 func sortPoints(pts []graphPoint) []graphPoint {
 	slices.SortStableFunc(pts, func(a, b graphPoint) int { return a.at.Compare(b.at) })

@@ -24,7 +24,7 @@ type playData struct {
 	Ranks     []ranks.Rank
 	Error     string
 	Detail    string
-	InGame    bool
+	Pending   string // the caller's unfinished game, if any
 	Cancelled bool
 }
 
@@ -58,6 +58,15 @@ func (s *Server) play(c *ctx) error {
 		d.Waited, d.Window = s.waitText(c.lang, t)
 	case t.State == matchmaking.Cancelled:
 		d.Cancelled = true
+	}
+	if d.Ticket == nil {
+		g, ok, err := s.d.Games.PendingOf(c.r.Context(), c.user.Username)
+		if err != nil {
+			return err
+		}
+		if ok {
+			d.Pending = g.ID
+		}
 	}
 	c.render(http.StatusOK, "play", "play.title", d)
 	return nil

@@ -84,9 +84,10 @@ func (s *Server) leaderboard(c *ctx) error {
 
 // recentGame is one line of a profile's recent games.
 type recentGame struct {
-	ID, Opponent, Colour, Result string
-	Delta                        int
-	At                           time.Time
+	ID, Opponent, Colour, Result, Status string
+	Delta                                int
+	Rated                                bool
+	At                                   time.Time
 }
 
 type profileData struct {
@@ -127,22 +128,41 @@ func (s *Server) profile(c *ctx) error {
 	if !st.Certified.IsZero() {
 		d.Certified = st.Certified.String()
 	}
-	d.Graph = rankGraph(c.lang, entries, st)
+	if d.Graph, err = s.historyGraph(c, name, entries); err != nil {
+		return err
+	}
+	deltas := map[string]rating.LedgerEntry{}
 	for _, e := range entries {
-		if e.Cause != rating.CauseGame {
-			if len(d.Changes) < recentGames {
-				d.Changes = append(d.Changes, e)
-			}
+		if e.Cause == rating.CauseGame {
+			deltas[e.CauseID] = e
 			continue
 		}
-		if len(d.Recent) == recentGames {
-			continue
+		if len(d.Changes) < recentGames {
+			d.Changes = append(d.Changes, e)
 		}
-		rg := recentGame{ID: e.CauseID, Opponent: e.Opponent, Delta: e.Delta, At: e.At, Result: e.Result}
-		if g, err := s.d.Games.Game(ctx, e.CauseID); err == nil {
-			rg.Colour = "black"
-			if g.White == name {
-				rg.Colour = "white"
+	}
+	gs, err := s.d.Games.PlayerGames(ctx, intake.GamesQuery{Player: name, Limit: recentGames})
+	if err != nil {
+		return err
+	}
+	for _, g := range gs {
+		rg := recentGame{ID: g.ID, Colour: "black", Opponent: g.White, At: g.CreatedAt, Status: string(g.Status)}
+		if g.White == name {
+			rg.Colour, rg.Opponent = "white", g.Black
+		}
+		if !g.PlayedAt.IsZero() {
+			rg.At = g.PlayedAt
+		}
+		if e, ok := deltas[g.ID]; ok {
+			rg.Delta, rg.Result, rg.Rated = e.Delta, e.Result, true
+		} else if v := g.Verdict; v != nil {
+			switch {
+			case v.Winner == games.Empty:
+				rg.Result = rating.ResultDraw
+			case (v.Winner == games.White) == (rg.Colour == "white"):
+				rg.Result = rating.ResultWin
+			default:
+				rg.Result = rating.ResultLoss
 			}
 		}
 		d.Recent = append(d.Recent, rg)
@@ -219,4 +239,39 @@ func safeFile(s string) string {
 		return "game"
 	}
 	return string(out)
+}
+
+// historyGraph draws the player's rating history (rating.RatingHistory:
+// the score each day, or each week past half a year) from their first
+// ledger entry, or the last 30 days, to today in the viewer's time zone,
+// with its marks.
+func (s *Server) historyGraph(c *ctx, name string, entries []rating.LedgerEntry) (graph, error) {
+	loc := c.zone()
+	now := s.now()
+	from := now.AddDate(0, 0, -30)
+	if len(entries) > 0 && entries[len(entries)-1].At.Before(from) {
+		from = entries[len(entries)-1].At
+	}
+	if limit := now.AddDate(0, 0, -(rating.MaxSeriesDays - 1)); from.Before(limit) {
+		from = limit
+	}
+	step := rating.StepDay
+	if now.Sub(from) > 183*24*time.Hour {
+		step = rating.StepWeek
+	}
+	ser, err := s.d.Ratings.RatingHistory(c.r.Context(), name, rating.Midnight(from, loc), rating.Midnight(now, loc), step)
+	if err != nil {
+		return graph{}, err
+	}
+	var pts []graphPoint
+	for _, p := range ser.Points {
+		pts = append(pts, graphPoint{at: p.End, score: p.Score})
+	}
+	for _, m := range ser.Marks {
+		switch m.Cause {
+		case rating.CauseExam, rating.CausePlacement, rating.CauseAdjustment, rating.CauseRevocation:
+			pts = append(pts, graphPoint{at: m.At, score: m.ScoreAfter, cause: m.Cause, certified: m.CertifiedAfter})
+		}
+	}
+	return drawGraph(c.lang, sortPoints(pts)), nil
 }
