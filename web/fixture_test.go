@@ -112,7 +112,7 @@ func newWorld(t testing.TB, students int) *world {
 // by resignation after a capture.
 func (w *world) play(black, white string, n int) string {
 	w.t.Helper()
-	sgf := "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PB[" + black + "]PW[" + white + "]RE[W+R];B[ba];W[aa];B[ee];W[ca];B[ab])"
+	sgf := "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PB[" + black + "]PW[" + white + "]RE[W+R];B[aa];W[ba];B[ee];W[ab];B[ff])"
 	acc, err := w.st.Intake.Submit(context.Background(), intake.Submission{SourceID: "web-test-" + string(rune('a'+n%26)) + string(rune('a'+n/26)),
 		SGF: []byte(sgf), By: adminName})
 	if err != nil {

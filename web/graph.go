@@ -92,7 +92,7 @@ func drawGraph(lang string, pts []graphPoint) graph {
 		if band < -800 || band >= 900 {
 			label = ""
 		}
-		fmt.Fprintf(&b, `<text class="band-label" x="%d" y="%.1f" font-size="12" text-anchor="end" fill="#333">%s</text>`, graphLeft-6, (y(band)+y(band+100))/2+4, html.EscapeString(label))
+		fmt.Fprintf(&b, `<text class="band-label" x="%d" y="%.1f" font-size="13" text-anchor="end" fill="#333">%s</text>`, graphLeft-6, (y(band)+y(band+100))/2+4, html.EscapeString(label))
 	}
 	fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.1f" height="%.1f" fill="none" stroke="#999"/>`, graphLeft, graphTop, plotW, plotH)
 	if len(pts) > 1 {
