@@ -96,7 +96,7 @@ func TestEveryUsedKeyExists(t *testing.T) {
 	families := map[string][]string{
 		"cause.":         {rating.CauseGame, rating.CauseExam, rating.CausePlacement, rating.CauseAdjustment, rating.CauseAnnulment, rating.CauseRevocation},
 		"result.":        {rating.ResultWin, rating.ResultLoss, rating.ResultDraw},
-		"status.":        {string(intake.StatusPending), string(intake.StatusFinished), string(intake.StatusRated), string(intake.StatusExpired)},
+		"status.":        statuses(),
 		"ticket.":        {string(matchmaking.Waiting), string(matchmaking.Matched), string(matchmaking.Cancelled), string(matchmaking.Expired), "none"},
 		"rules.":         matchmaking.RulesPresets,
 		"time.":          games.PresetNames(),

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -53,11 +54,20 @@ type world struct {
 	schedule string
 }
 
-func newWorld(t testing.TB, students int) *world {
+func newWorld(t testing.TB, students int) *world { return newWorldOn(t, students, false) }
+
+// newWorldOn builds the world on the in-memory stores, or on the real
+// test stores (embedded FerretDB and the test redis-server) when real.
+func newWorldOn(t testing.TB, students int, real bool) *world {
 	t.Helper()
 	ctx := context.Background()
 	clock := clockwork.NewFakeClockAt(examFiring.Add(-time.Hour))
-	st := apptest.Memory(t, apptest.Clock(clock))
+	var st *apptest.Stack
+	if real {
+		st = apptest.Real(t, apptest.Clock(clock))
+	} else {
+		st = apptest.Memory(t, apptest.Clock(clock))
+	}
 	srv := httptest.NewServer(st.HTTP)
 	t.Cleanup(srv.Close)
 	w := &world{t: t, st: st, clock: clock, base: srv.URL}
@@ -88,7 +98,7 @@ func newWorld(t testing.TB, students int) *world {
 	}
 	for i := range students {
 		name := "kid" + string(rune('a'+i%26)) + string(rune('a'+i/26))
-		if _, _, err := st.Players.Register(ctx, name, password, "127.0.0.1"); err != nil {
+		if _, _, err := st.Players.Register(ctx, name, password, fmt.Sprintf("10.0.%d.%d", i/200, i%200)); err != nil {
 			t.Fatal(err)
 		}
 		w.students = append(w.students, name)

@@ -243,12 +243,12 @@ func safeFile(s string) string {
 
 // historyGraph draws the player's rating history (rating.RatingHistory:
 // the score each day, or each week past half a year) from their first
-// ledger entry, or the last 30 days, to today in the viewer's time zone,
-// with its marks.
+// ledger entry (today for a player without one) to today in the viewer's
+// time zone, with its marks.
 func (s *Server) historyGraph(c *ctx, name string, entries []rating.LedgerEntry) (graph, error) {
 	loc := c.zone()
 	now := s.now()
-	from := now.AddDate(0, 0, -30)
+	from := now
 	if len(entries) > 0 && entries[len(entries)-1].At.Before(from) {
 		from = entries[len(entries)-1].At
 	}

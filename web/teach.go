@@ -81,11 +81,22 @@ func (s *Server) classData(c *ctx) (classData, error) {
 	if err != nil {
 		return classData{}, err
 	}
-	v, err := s.d.Schools.Class(ctx, c.user, id)
+	// The class and its school as the school's list has them: two reads,
+	// not the class view's classmates (the table has every student).
+	sch, _, err := s.d.Schools.School(ctx, c.user, t.SchoolID)
 	if err != nil {
 		return classData{}, err
 	}
-	d := classData{View: v, Table: t, Sort: c.r.URL.Query().Get("sort"), Zone: time.UTC}
+	cs, err := s.d.Schools.Classes(ctx, c.user, t.SchoolID)
+	if err != nil {
+		return classData{}, err
+	}
+	d := classData{View: schools.ClassView{School: sch}, Table: t, Sort: c.r.URL.Query().Get("sort"), Zone: time.UTC}
+	for _, cl := range cs {
+		if cl.ID == t.ClassID {
+			d.View.Class = cl
+		}
+	}
 	if loc, err := time.LoadLocation(t.TimeZone); err == nil {
 		d.Zone = loc
 	}
