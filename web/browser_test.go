@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/internal/testsvc"
 )
 
@@ -155,6 +156,20 @@ func TestBrowserPlayerJourney(t *testing.T) {
 		t.Errorf("the game page names %q", players)
 	}
 	shot(t, b, "game-pending-zh")
+
+	// alice registers for an exam.
+	if _, err := w.st.Exams.CreateSchedule(context.Background(), "weekly-1d", exams.Draft{TargetRank: "1d", Cron: "CRON_TZ=Asia/Shanghai 0 19 * * SAT",
+		SessionLength: "3h", RegistrationOpens: "72h"}, adminName); err != nil {
+		t.Fatal(err)
+	}
+	run(t, a, "register for the exam",
+		chromedp.Navigate(w.base+"/exams"),
+		chromedp.WaitVisible(chromedp.CSS("#register-weekly-1d")),
+		chromedp.Click(chromedp.CSS("#register-weekly-1d")),
+		chromedp.WaitVisible(chromedp.CSS("#notice")))
+	if got := text(t, a, "#my-exams"); !strings.Contains(got, "weekly-1d") {
+		t.Errorf("own exams %q", got)
+	}
 
 	// A finished game: 5 moves, White captured one stone.
 	run(t, a, "finished game",

@@ -276,6 +276,20 @@ var en = map[string]string{
 	"verification.mismatches":     "%d mismatches",
 	"verification.none":           "No verification has run yet; run the verify job.",
 	"verification.note":           "The nightly verification recomputes every ledger chain and every score.",
+
+	"exams.new_schedule":            "New schedule",
+	"exams.id":                      "Id",
+	"exams.cron":                    "When (cron)",
+	"exams.length":                  "Session length",
+	"exams.opens":                   "Registration opens before",
+	"exams.wins":                    "Wins needed",
+	"exams.create":                  "Create the schedule",
+	"refusal.registration_not_open": "Registration for the next session is not open.",
+	"refusal.below_min_rank":        "Your ladder rank is below the exam's lowest rank.",
+	"refusal.already_certified":     "You already hold this certified rank or a higher one.",
+	"refusal.examiner_below_target": "An examiner must hold the exam's rank.",
+	"refusal.bad_role":              "That role does not exist.",
+	"refusal.registered_otherwise":  "You are registered for this session in another role.",
 }
 
 var zh = map[string]string{
@@ -548,4 +562,18 @@ var zh = map[string]string{
 	"verification.mismatches":     "%d 处不一致",
 	"verification.none":           "还没有运行过校验；请运行 verify 任务。",
 	"verification.note":           "每晚的校验会重算每条记录链和每个积分。",
+
+	"exams.new_schedule":            "新建赛程",
+	"exams.id":                      "编号",
+	"exams.cron":                    "时间（cron）",
+	"exams.length":                  "比赛时长",
+	"exams.opens":                   "提前开放报名",
+	"exams.wins":                    "需胜局数",
+	"exams.create":                  "创建赛程",
+	"refusal.registration_not_open": "下一场尚未开放报名。",
+	"refusal.below_min_rank":        "你的阶梯段位低于本次升段赛的最低要求。",
+	"refusal.already_certified":     "你已有此认证段位或更高段位。",
+	"refusal.examiner_below_target": "考官须具备本次升段赛的段位。",
+	"refusal.bad_role":              "没有这个角色。",
+	"refusal.registered_otherwise":  "你已以其他身份报名本场。",
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/matchmaking"
@@ -101,6 +102,7 @@ func TestEveryUsedKeyExists(t *testing.T) {
 		"rules.":         matchmaking.RulesPresets,
 		"time.":          games.PresetNames(),
 		"colour.":        {"black", "white"},
+		"refusal.":       {exams.RefuseNotOpen, exams.RefuseBelowMinRank, exams.RefuseAlreadyCertified, exams.RefuseExaminerTooLow, exams.RefuseRole, exams.RefuseRegisteredAs},
 		"promotion.":     promotionStates,
 		"cause. (audit)": causes,
 	}

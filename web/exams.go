@@ -1,8 +1,10 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/weiqi-platform/rank/exams"
@@ -20,6 +22,7 @@ type examsData struct {
 	Results       []exams.Result
 	Notice        string // catalogue key of what was done
 	Error         string
+	Refusal       string // the refusal's catalogue key ("" when not a refusal)
 	Detail        string
 	ErrorSchedule string
 }
@@ -86,6 +89,33 @@ func (s *Server) examRegister(c *ctx) error {
 	if _, ok := catalogues["en"][d.Error]; !ok {
 		d.Error = "err.generic"
 	}
+	var refusal *exams.RefusalError
+	if errors.As(err, &refusal) {
+		if _, ok := catalogues["en"]["refusal."+refusal.Code]; ok {
+			d.Refusal = "refusal." + refusal.Code
+		}
+	}
 	c.render(status, "exams", "exams.title", d)
 	return nil
+}
+
+// adminCreateSchedule makes an exam schedule from the admin's form (the
+// exams service validates every field and names the bad one).
+func (s *Server) adminCreateSchedule(c *ctx) error {
+	f := c.r.PostForm
+	d := exams.Draft{TargetRank: f.Get("target_rank"), Cron: f.Get("cron"), SessionLength: f.Get("session_length"),
+		RegistrationOpens: f.Get("registration_opens"), NeedsApproval: f.Get("needs_approval") == "on"}
+	for field, p := range map[string]**int{"games": &d.GamesPerCandidate, "wins": &d.WinsNeeded} {
+		if v := f.Get(field); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return &pageError{status: http.StatusBadRequest, key: "err.invalid_field", detail: field}
+			}
+			*p = &n
+		}
+	}
+	if _, err := s.d.Exams.CreateSchedule(c.r.Context(), f.Get("id"), d, c.user.Username); err != nil {
+		return err
+	}
+	return c.redirect("/exams")
 }

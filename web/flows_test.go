@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/weiqi-platform/rank/rating"
 )
 
 func (b *browser) login(name string) {
@@ -178,5 +180,43 @@ func TestAdminApprovesAPromotionAndFindsItInTheAuditTrail(t *testing.T) {
 	code, _, csvBody := b.get("/admin/audit.csv?cause=exam")
 	if code != 200 || !strings.Contains(csvBody, "games reviewed") {
 		t.Fatalf("audit csv: %d %s", code, csvBody)
+	}
+}
+
+func TestExamRegistrationAndItsRefusal(t *testing.T) {
+	w := newWorld(t, 0)
+	a := newBrowser(t, w.base)
+	a.login(adminName)
+	code, h, body := a.post("/admin/exams", url.Values{"id": {"weekly-1d"}, "target_rank": {"1d"}, "cron": {"CRON_TZ=Asia/Shanghai 0 19 * * SAT"},
+		"session_length": {"3h"}, "registration_opens": {"72h"}, "games": {"2"}, "wins": {"2"}}, true)
+	if code != http.StatusSeeOther || h.Get("Location") != "/exams" {
+		t.Fatalf("create schedule: %d %s", code, body)
+	}
+	// A bad field is refused naming it, and nothing is made.
+	code, _, body = a.post("/admin/exams", url.Values{"id": {"bad"}, "target_rank": {"12d"}, "cron": {"0 19 * * SAT"}}, true)
+	if code != http.StatusBadRequest || !strings.Contains(body, "target_rank") {
+		t.Errorf("bad schedule: %d %s", code, body)
+	}
+	p := newBrowser(t, w.base)
+	p.register("ann", password)
+	code, h, _ = p.post("/exams/weekly-1d/register", url.Values{}, true)
+	if code != http.StatusSeeOther || h.Get("Location") != "/exams?registered=1" {
+		t.Fatalf("register: %d %s", code, h.Get("Location"))
+	}
+	if _, _, body = p.get("/exams"); !strings.Contains(body, `id="my-exams"`) || !strings.Contains(body, "Registered for weekly-1d") {
+		t.Errorf("own exams:\n%s", body)
+	}
+	// 3k is below the exam's lowest rank (1k): refused, the reason shown.
+	weak := newBrowser(t, w.base)
+	weak.register("eve", password)
+	score := -250
+	if _, err := w.st.Ratings.Change(t.Context(), rating.ChangeInput{Key: "place-eve", Player: "eve", Cause: rating.CausePlacement,
+		Score: &score, Actor: adminName, Reason: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	weak.lang = "zh"
+	code, _, body = weak.post("/exams/weekly-1d/register", url.Values{}, true)
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "你的阶梯段位低于本次升段赛的最低要求") || !strings.Contains(body, `id="refusal"`) {
+		t.Errorf("refusal: %d\n%s", code, body)
 	}
 }

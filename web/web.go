@@ -138,6 +138,7 @@ func (s *Server) routes() {
 	h("POST /admin/jobs/{name}", admins, s.adminRunJob)
 	h("POST /admin/accounts", admins, s.adminCreateAccount)
 	h("POST /admin/schools", admins, s.adminCreateSchool)
+	h("POST /admin/exams", admins, s.adminCreateSchedule)
 	h("GET /", anyone, func(c *ctx) error { return errNotFound })
 }
 
