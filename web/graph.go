@@ -20,8 +20,8 @@ type graph struct {
 }
 
 const (
-	graphW, graphH = 720, 300
-	graphLeft      = 56
+	graphW, graphH = 600, 300
+	graphLeft      = 76
 	graphRight     = 12
 	graphTop       = 12
 	graphBottom    = 28
@@ -92,7 +92,7 @@ func drawGraph(lang string, pts []graphPoint) graph {
 		if band < -800 || band >= 900 {
 			label = ""
 		}
-		fmt.Fprintf(&b, `<text class="band-label" x="%d" y="%.1f" font-size="13" text-anchor="end" fill="#333">%s</text>`, graphLeft-6, (y(band)+y(band+100))/2+4, html.EscapeString(label))
+		fmt.Fprintf(&b, `<text class="band-label" x="%d" y="%.1f" font-size="15" text-anchor="end" fill="#333">%s</text>`, graphLeft-6, (y(band)+y(band+100))/2+4, html.EscapeString(label))
 	}
 	fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.1f" height="%.1f" fill="none" stroke="#999"/>`, graphLeft, graphTop, plotW, plotH)
 	if len(pts) > 1 {
@@ -119,8 +119,8 @@ func drawGraph(lang string, pts []graphPoint) graph {
 		}
 	}
 	if !first.IsZero() {
-		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" fill="#333">%s</text>`, graphLeft, graphH-8, first.UTC().Format("2006-01-02"))
-		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" text-anchor="end" fill="#333">%s</text>`, graphW-graphRight, graphH-8, last.UTC().Format("2006-01-02"))
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="13" fill="#333">%s</text>`, graphLeft, graphH-8, first.UTC().Format("2006-01-02"))
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="13" text-anchor="end" fill="#333">%s</text>`, graphW-graphRight, graphH-8, last.UTC().Format("2006-01-02"))
 	}
 	b.WriteString(`</svg>`)
 	return graph{SVG: template.HTML(b.String()), Points: len(pts) - 1} // every text above is escaped

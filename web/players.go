@@ -264,6 +264,19 @@ func (s *Server) historyGraph(c *ctx, name string, entries []rating.LedgerEntry)
 		return graph{}, err
 	}
 	var pts []graphPoint
+	if len(ser.Points) < 3 {
+		// Too few days for a line: each ledger entry is a point.
+		for i := len(entries) - 1; i >= 0; i-- {
+			e := entries[i]
+			if len(pts) == 0 {
+				pts = append(pts, graphPoint{at: e.At, score: e.ScoreBefore})
+			}
+			pts = append(pts, graphPoint{at: e.At, score: e.ScoreAfter, cause: e.Cause, certified: e.CertifiedAfter})
+		}
+		if len(pts) > 0 {
+			return drawGraph(c.lang, pts), nil
+		}
+	}
 	for _, p := range ser.Points {
 		pts = append(pts, graphPoint{at: p.End, score: p.Score})
 	}
