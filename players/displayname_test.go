@@ -58,8 +58,8 @@ func TestSetDisplayName(t *testing.T) {
 	}
 	for _, c := range []struct{ who, name string }{
 		{"paul", "柯洁"}, {"paul", " 柯洁 "},
-		{"ann", "pаul"},   // Cyrillic а: looks like the username paul
-		{"ann", "ＰＡＵＬ"},   // full width, upper case
+		{"ann", "pаul"},    // Cyrillic а: looks like the username paul
+		{"ann", "ＰＡＵＬ"},    // full width, upper case
 		{"ann", "P a u l"}, // spaces ignored
 	} {
 		if _, err := s.SetDisplayName(ctx, c.who, c.name); !errors.Is(err, players.ErrNameTaken) {
