@@ -163,7 +163,8 @@ func (s *Service) claimUsername(ctx context.Context, username string) error {
 // a wrong current password is ErrInvalidCredentials, a new one that
 // breaks the rules a *FieldError on "new_password". Every token of the
 // account is revoked (every other session ends) and a new token is
-// issued for the caller, who stays logged in with it.
+// issued for the caller, who stays logged in with it. Wrong guesses count
+// against the account's login limit.
 func (s *Service) ChangePassword(ctx context.Context, username, current, next string) (IssuedToken, error) {
 	a, err := s.Account(ctx, username)
 	if err != nil {
@@ -172,6 +173,14 @@ func (s *Service) ChangePassword(ctx context.Context, username, current, next st
 	cur, err := normalizePassword(current)
 	if err != nil {
 		return IssuedToken{}, ErrInvalidCredentials
+	}
+	// Guesses of the current password count with the account's login
+	// attempts (a stolen token does not give unlimited guesses).
+	accountKey := "login:account:" + a.Username
+	if s.limiter != nil {
+		if err := s.limit(ctx, accountKey, "account", s.cfg.LoginLimitAccount); err != nil {
+			return IssuedToken{}, err
+		}
 	}
 	ok, err := verifyPassword(ctx, a.PasswordHash, cur)
 	if err != nil {
