@@ -63,9 +63,6 @@ func (in *Intake) PendingOf(ctx context.Context, player string) (g StoredGame, o
 	return found[0], true, nil
 }
 
-// ErrNotYourGame: the caller plays no side of the game.
-var ErrNotYourGame = errors.New("not a player of this game")
-
 // ErrNotAbortable matches *NotAbortableError.
 var ErrNotAbortable = errors.New("the game may not be aborted")
 
@@ -97,16 +94,16 @@ func (in *Intake) Abort(ctx context.Context, id, by string) (StoredGame, error) 
 		return StoredGame{}, err
 	}
 	if by != g.Black && by != g.White {
-		return StoredGame{}, fmt.Errorf("%w: %s", ErrNotYourGame, id)
+		return StoredGame{}, fmt.Errorf("%w: %s plays neither side of game %s", ErrNotInGame, by, id)
 	}
 	if g.Status != StatusPending {
 		return StoredGame{}, fmt.Errorf("game %s is %s: %w", id, g.Status, ErrNotPending)
 	}
-	if len(in.cfg.AbortMakers) > 0 && !slices.Contains(in.cfg.AbortMakers, g.SubmittedBy) {
+	if !in.abortMaker(g) {
 		return StoredGame{}, &NotAbortableError{GameID: id, Reason: "only a pairing's game may be aborted", Window: in.cfg.AbortWindow}
 	}
 	now := in.now()
-	if now.Sub(g.CreatedAt) > in.cfg.AbortWindow {
+	if now.After(g.CreatedAt.Add(in.cfg.AbortWindow)) {
 		return StoredGame{}, &NotAbortableError{GameID: id, Window: in.cfg.AbortWindow,
 			Reason: fmt.Sprintf("the abort window of %s after the pairing has passed", in.cfg.AbortWindow)}
 	}
@@ -114,6 +111,21 @@ func (in *Intake) Abort(ctx context.Context, id, by string) (StoredGame, error) 
 		return StoredGame{}, err
 	}
 	return in.store.Game(ctx, id)
+}
+
+func (in *Intake) abortMaker(g StoredGame) bool {
+	return len(in.cfg.AbortMakers) == 0 || slices.Contains(in.cfg.AbortMakers, g.SubmittedBy)
+}
+
+// AbortableUntil is the last instant at which the game may be aborted
+// (Abort), and false when it may not be at all now: it has ended, was not
+// made by a pairing, or its window has passed.
+func (in *Intake) AbortableUntil(g StoredGame) (time.Time, bool) {
+	until := g.CreatedAt.Add(in.cfg.AbortWindow)
+	if g.Status != StatusPending || !in.abortMaker(g) || in.now().After(until) {
+		return time.Time{}, false
+	}
+	return until, true
 }
 
 // AbortCount is how many games a player aborted in a span, the last one

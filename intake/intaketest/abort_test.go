@@ -38,7 +38,7 @@ func TestAbortWindow(t *testing.T) {
 	if _, ok, err := in.PendingOf(ctx, "zed"); ok || err != nil {
 		t.Fatalf("zed's pending game: %v %v", ok, err)
 	}
-	if _, err := in.Abort(ctx, "p1", "carol"); !errors.Is(err, intake.ErrNotYourGame) {
+	if _, err := in.Abort(ctx, "p1", "carol"); !errors.Is(err, intake.ErrNotInGame) {
 		t.Errorf("carol aborts p1: %v", err)
 	}
 	if _, err := in.Abort(ctx, "e1", "dave"); !errors.Is(err, intake.ErrNotAbortable) {

@@ -49,6 +49,16 @@ type Config struct {
 	// HTTP.
 	BodyLimit      int64
 	TrustedProxies []string
+	// AbortWindow is how long after a pairing either player may abort its
+	// game (intake.DefaultAbortWindow when 0).
+	AbortWindow time.Duration
+	// PublicReads lets profiles, the leaderboard, finished games, a
+	// player's games and rating history be read without a token (rankd
+	// turns it on; api.Deps.PublicReads).
+	PublicReads bool
+	// CORSOrigins are the origins whose pages may call the API from a
+	// browser (api.Deps.CORSOrigins).
+	CORSOrigins []string
 	// Web: the pages' settings (Secure cookies).
 	Web web.Config
 }
@@ -116,7 +126,8 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 	pc.Now = clock.Now
 	a.Players = players.NewService(s.Accounts, s.Limits, pc)
 	a.Ratings = rating.NewService(s.Ratings, rating.ServiceConfig{System: rating.Default, Recorder: reg, Now: clock.Now, Placement: cfg.Placement})
-	a.Intake = intake.New(s.Games, s.Presence, a.Ratings, a.Players, reg, intake.Config{Now: clock.Now, PendingTTL: cfg.GameTTL})
+	a.Intake = intake.New(s.Games, s.Presence, a.Ratings, a.Players, reg, intake.Config{Now: clock.Now, PendingTTL: cfg.GameTTL,
+		AbortWindow: cfg.AbortWindow, AbortMakers: []string{matchmaking.By}})
 	a.Exams = &exams.Service{Store: s.Exams, Intake: a.Intake, Ratings: a.Ratings, Accounts: a.Players,
 		Calendar: jobs.Calendar{}, Clock: clock}
 	a.Reviews = reviews.NewService(s.Reviews, clock.Now, reviews.Sources{Ratings: a.Ratings, Intake: a.Intake, Exams: a.Exams})
@@ -146,6 +157,7 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 		BodyLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies,
 		Players: a.Players, Ratings: a.Ratings, Games: a.Intake, Exams: a.Exams, Jobs: a.Jobs, Matchmaking: a.Matchmaking,
 		Reviews: a.Reviews, Schools: a.Schools,
+		PublicReads: cfg.PublicReads, CORSOrigins: cfg.CORSOrigins,
 	})
 	if err != nil {
 		return nil, err
