@@ -290,6 +290,21 @@ var en = map[string]string{
 	"refusal.examiner_below_target": "An examiner must hold the exam's rank.",
 	"refusal.bad_role":              "That role does not exist.",
 	"refusal.registered_otherwise":  "You are registered for this session in another role.",
+
+	"account.title":            "My account",
+	"account.name":             "Display name",
+	"account.name_label":       "The name shown beside your username (empty: none)",
+	"account.save":             "Save",
+	"account.name_changed":     "The display name is saved.",
+	"account.password":         "Password",
+	"account.current":          "Current password",
+	"account.new":              "New password",
+	"account.change":           "Change the password",
+	"account.password_changed": "The password is changed; every other browser was logged out.",
+	"account.password_note":    "Changing the password logs out every other browser and program using this account.",
+	"nav.account":              "Account",
+	"err.display_name_taken":   "Another player has that display name, or one that looks the same.",
+	"profile.display_name":     "Display name",
 }
 
 var zh = map[string]string{
@@ -576,4 +591,19 @@ var zh = map[string]string{
 	"refusal.examiner_below_target": "考官须具备本次升段赛的段位。",
 	"refusal.bad_role":              "没有这个角色。",
 	"refusal.registered_otherwise":  "你已以其他身份报名本场。",
+
+	"account.title":            "我的账号",
+	"account.name":             "显示名",
+	"account.name_label":       "显示在用户名旁边的名字（留空则不显示）",
+	"account.save":             "保存",
+	"account.name_changed":     "显示名已保存。",
+	"account.password":         "密码",
+	"account.current":          "当前密码",
+	"account.new":              "新密码",
+	"account.change":           "修改密码",
+	"account.password_changed": "密码已修改；其他浏览器均已退出登录。",
+	"account.password_note":    "修改密码会让使用此账号的其他浏览器和程序全部退出登录。",
+	"nav.account":              "账号",
+	"err.display_name_taken":   "已有棋手使用这个显示名或看起来相同的名字。",
+	"profile.display_name":     "显示名",
 }

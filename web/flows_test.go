@@ -220,3 +220,38 @@ func TestExamRegistrationAndItsRefusal(t *testing.T) {
 		t.Errorf("refusal: %d\n%s", code, body)
 	}
 }
+
+func TestAccountPasswordAndDisplayName(t *testing.T) {
+	w := newWorld(t, 0)
+	b := newBrowser(t, w.base)
+	b.register("carol", password)
+	other := newBrowser(t, w.base)
+	other.login("carol")
+	// A wrong current password changes nothing.
+	code, _, body := b.post("/account/password", url.Values{"current_password": {"wrong one"}, "new_password": {"a new long passphrase"}, "new_password2": {"a new long passphrase"}}, true)
+	if code != http.StatusUnauthorized || !strings.Contains(body, `id="password-error"`) {
+		t.Fatalf("wrong current: %d %s", code, body)
+	}
+	code, h, _ := b.post("/account/password", url.Values{"current_password": {password}, "new_password": {"a new long passphrase"}, "new_password2": {"a new long passphrase"}}, true)
+	if code != http.StatusSeeOther || h.Get("Location") != "/account?done=password" {
+		t.Fatalf("change: %d %s", code, h.Get("Location"))
+	}
+	if code, _, body := b.get("/account?done=password"); code != 200 || !strings.Contains(body, "every other browser was logged out") {
+		t.Errorf("this browser after the change: %d", code)
+	}
+	if code, h, _ := other.get("/account"); code != http.StatusSeeOther || !strings.HasPrefix(h.Get("Location"), "/login") {
+		t.Errorf("the other browser is still logged in: %d %s", code, h.Get("Location"))
+	}
+	// Markup is not a display name: refused naming the character, shown
+	// as text.
+	code, _, body = b.post("/account/name", url.Values{"display_name": {`<b>Carol</b>`}}, true)
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, `id="name-error"`) || strings.Contains(body, "<b>Carol") {
+		t.Fatalf("markup as a display name: %d %s", code, body)
+	}
+	if code, _, body := b.post("/account/name", url.Values{"display_name": {"Carol 棋手"}}, true); code != http.StatusSeeOther {
+		t.Fatalf("display name: %d %s", code, body)
+	}
+	if _, _, body = b.get("/players/carol"); !strings.Contains(body, "· Carol 棋手") {
+		t.Errorf("the profile lacks the display name:\n%s", body)
+	}
+}

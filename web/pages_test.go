@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weiqi-platform/rank/internal/app"
 	"github.com/weiqi-platform/rank/internal/apptest"
 )
 
@@ -124,5 +125,25 @@ func TestTheAPIKeepsItsPaths(t *testing.T) {
 	}
 	if code, _, body := b.get("/no/such/page"); code != 404 || !strings.Contains(body, "no such page") {
 		t.Fatalf("unknown page: %d %s", code, body)
+	}
+}
+
+// Profiles, the leaderboard and games are public only when the operator
+// says so (RANK_PUBLIC_READS).
+func TestPublicReadsAreTheOperatorsChoice(t *testing.T) {
+	for _, public := range []bool{false, true} {
+		st := apptest.Memory(t, apptest.Config(app.Config{PublicReads: public}))
+		srv := httptest.NewServer(st.HTTP)
+		t.Cleanup(srv.Close)
+		if _, _, err := st.Players.Register(t.Context(), "dora", "correct horse battery", "10.1.1.1"); err != nil {
+			t.Fatal(err)
+		}
+		anon := newBrowser(t, srv.URL)
+		for _, p := range []string{"/players/dora", "/leaderboard", "/exams"} {
+			code, h, _ := anon.get(p)
+			if public && code != 200 || !public && (code != http.StatusSeeOther || !strings.HasPrefix(h.Get("Location"), "/login")) {
+				t.Errorf("public=%v %s: %d %s", public, p, code, h.Get("Location"))
+			}
+		}
 	}
 }

@@ -98,6 +98,7 @@ type profileData struct {
 	Recent    []recentGame
 	Changes   []rating.LedgerEntry // ledger entries that are not games
 	Self      bool
+	Display   string // the display name ("" for none)
 }
 
 // profileHistory is how many ledger entries the profile reads for its
@@ -125,6 +126,9 @@ func (s *Server) profile(c *ctx) error {
 		return err
 	}
 	d := profileData{Player: st, Shown: st.ShownRank(), Self: c.authed && c.user.Username == name}
+	if a, err := s.d.Players.Account(ctx, name); err == nil {
+		d.Display = a.DisplayName
+	}
 	if !st.Certified.IsZero() {
 		d.Certified = st.Certified.String()
 	}

@@ -32,6 +32,10 @@ type Config struct {
 	// SecureCookies marks the session and CSRF cookies Secure (served
 	// over HTTPS only): RANK_SECURE_COOKIES.
 	SecureCookies bool
+	// PublicReads lets profiles, the leaderboard, games and exam
+	// schedules be read without logging in (as the API's public reads);
+	// off, they send a caller who is not logged in to the login page.
+	PublicReads bool
 }
 
 // Deps are the domain services the pages call directly.
@@ -106,6 +110,10 @@ func (s *Server) routes() {
 		files.ServeHTTP(w, r)
 	}))
 	h := func(pattern string, roles []players.Role, f handler) { s.mux.Handle(pattern, s.wrap(roles, f)) }
+	public := loggedIn
+	if s.d.Config.PublicReads {
+		public = anyone
+	}
 	h("GET /{$}", anyone, s.home)
 	h("POST /lang", anyone, s.setLang)
 	h("GET /login", anyone, s.loginPage)
@@ -113,15 +121,18 @@ func (s *Server) routes() {
 	h("GET /register", anyone, s.registerPage)
 	h("POST /register", anyone, s.registerPost)
 	h("POST /logout", loggedIn, s.logoutPost)
-	h("GET /leaderboard", anyone, s.leaderboard)
-	h("GET /players/{username}", anyone, s.profile)
-	h("GET /games/{id}", anyone, s.game)
-	h("GET /games/{id}/sgf", anyone, s.gameSGF)
+	h("GET /account", loggedIn, s.accountPage)
+	h("POST /account/password", loggedIn, s.accountPassword)
+	h("POST /account/name", loggedIn, s.accountName)
+	h("GET /leaderboard", public, s.leaderboard)
+	h("GET /players/{username}", public, s.profile)
+	h("GET /games/{id}", public, s.game)
+	h("GET /games/{id}/sgf", public, s.gameSGF)
 	h("GET /play", playing, s.play)
 	h("POST /play", playing, s.playPost)
 	h("GET /play/ticket", playing, s.playTicket)
 	h("POST /play/cancel", playing, s.playCancel)
-	h("GET /exams", anyone, s.examsPage)
+	h("GET /exams", public, s.examsPage)
 	h("POST /exams/{id}/register", playing, s.examRegister)
 	h("GET /teach", teachers, s.teach)
 	h("GET /classes/{id}", teachers, s.classPage)

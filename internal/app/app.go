@@ -162,8 +162,10 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 	if err != nil {
 		return nil, err
 	}
+	wc := cfg.Web
+	wc.PublicReads = cfg.PublicReads
 	a.Pages, err = web.New(web.Deps{
-		Logger: log, Config: cfg.Web,
+		Logger: log, Config: wc,
 		Players: a.Players, Ratings: a.Ratings, Games: a.Intake, Exams: a.Exams, Matchmaking: a.Matchmaking,
 		Schools: a.Schools, Jobs: a.Jobs,
 	})
