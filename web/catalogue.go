@@ -305,6 +305,15 @@ var en = map[string]string{
 	"nav.account":              "Account",
 	"err.display_name_taken":   "Another player has that display name, or one that looks the same.",
 	"profile.display_name":     "Display name",
+
+	"games.title":          "Games",
+	"games.any_state":      "Every state",
+	"profile.all_games":    "All games",
+	"profile.archive":      "Download every finished game (SGF)",
+	"game.abort":           "Abort the game",
+	"game.abort_note":      "Either player may abort a paired game shortly after it was made, before it is played: it is void, no one loses.",
+	"err.not_abortable":    "The game may no longer be aborted.",
+	"err.game_not_pending": "The game is not waiting for its result (finished or expired).",
 }
 
 var zh = map[string]string{
@@ -606,4 +615,13 @@ var zh = map[string]string{
 	"nav.account":              "账号",
 	"err.display_name_taken":   "已有棋手使用这个显示名或看起来相同的名字。",
 	"profile.display_name":     "显示名",
+
+	"games.title":          "对局",
+	"games.any_state":      "全部状态",
+	"profile.all_games":    "全部对局",
+	"profile.archive":      "下载全部已完成对局（SGF）",
+	"game.abort":           "中止对局",
+	"game.abort_note":      "配对后不久、开始之前，任一方都可以中止对局：对局作废，不算输。",
+	"err.not_abortable":    "这盘对局已不能中止。",
+	"err.game_not_pending": "这盘对局不在等待结果（已结束或已过期）。",
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/rating"
 )
 
@@ -253,5 +255,55 @@ func TestAccountPasswordAndDisplayName(t *testing.T) {
 	}
 	if _, _, body = b.get("/players/carol"); !strings.Contains(body, "· Carol 棋手") {
 		t.Errorf("the profile lacks the display name:\n%s", body)
+	}
+}
+
+func TestPlayersGamesArchiveAndAbort(t *testing.T) {
+	w := newWorld(t, 3)
+	b := newBrowser(t, w.base)
+	b.login(w.students[1])
+	code, _, body := b.get("/players/" + w.students[1] + "/games")
+	if code != 200 || strings.Count(body, `href="/games/`) != 2 {
+		t.Fatalf("games list: %d\n%s", code, body)
+	}
+	code, h, sgf := b.get("/players/" + w.students[1] + "/games.sgf")
+	if code != 200 || strings.Count(sgf, "(;") != 2 || !strings.Contains(h.Get("Content-Disposition"), "attachment") {
+		t.Fatalf("archive: %d %q", code, sgf)
+	}
+	// A pairing's game, aborted by one of its players; another may not.
+	ctx := t.Context()
+	for _, p := range []string{"ann", "bob"} {
+		if _, _, err := w.st.Players.Register(ctx, p, password, "10.9.9.9"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.st.Matchmaking.Enqueue(ctx, matchmaking.Request{Player: p, Level: matchmaking.Level{Rating: 1500, RD: 350},
+			BoardSize: 19, TimeControl: games.TimeControl{Preset: "rapid"}, Rules: "chinese", Rated: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.st.Matchmaking.PassAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tk, err := w.st.Matchmaking.Mine(ctx, "ann")
+	if err != nil || tk.Match == nil || tk.Match.GameID == "" {
+		t.Fatalf("no game: %+v %v", tk, err)
+	}
+	game := "/games/" + tk.Match.GameID
+	if code, _, body := b.post(game+"/abort", url.Values{}, true); code != http.StatusForbidden {
+		t.Errorf("another player aborted: %d %s", code, body)
+	}
+	ann := newBrowser(t, w.base)
+	ann.login("ann")
+	if code, h, _ := ann.get("/play"); code != http.StatusSeeOther || h.Get("Location") != game {
+		t.Errorf("the play page of a matched player: %d %s, want the game", code, h.Get("Location"))
+	}
+	if _, _, body := ann.get(game); !strings.Contains(body, `id="abort"`) {
+		t.Fatalf("no abort button:\n%s", body)
+	}
+	if code, h, _ := ann.post(game+"/abort", url.Values{}, true); code != http.StatusSeeOther || h.Get("Location") != game {
+		t.Fatalf("abort: %d %s", code, h.Get("Location"))
+	}
+	if _, _, body := ann.get(game); !strings.Contains(body, "aborted") || strings.Contains(body, `id="abort"`) {
+		t.Errorf("after the abort:\n%s", body)
 	}
 }

@@ -150,26 +150,7 @@ func (s *Server) profile(c *ctx) error {
 		return err
 	}
 	for _, g := range gs {
-		rg := recentGame{ID: g.ID, Colour: "black", Opponent: g.White, At: g.CreatedAt, Status: string(g.Status)}
-		if g.White == name {
-			rg.Colour, rg.Opponent = "white", g.Black
-		}
-		if !g.PlayedAt.IsZero() {
-			rg.At = g.PlayedAt
-		}
-		if e, ok := deltas[g.ID]; ok {
-			rg.Delta, rg.Result, rg.Rated = e.Delta, e.Result, true
-		} else if v := g.Verdict; v != nil {
-			switch {
-			case v.Winner == games.Empty:
-				rg.Result = rating.ResultDraw
-			case (v.Winner == games.White) == (rg.Colour == "white"):
-				rg.Result = rating.ResultWin
-			default:
-				rg.Result = rating.ResultLoss
-			}
-		}
-		d.Recent = append(d.Recent, rg)
+		d.Recent = append(d.Recent, gameRow(name, g, deltas))
 	}
 	c.render(http.StatusOK, "profile", "profile.title", d)
 	return nil
@@ -186,6 +167,7 @@ type gameData struct {
 	Moves     int
 	Dead      int
 	Score     *games.Score
+	CanAbort  bool // the caller plays the pending game
 }
 
 func (s *Server) game(c *ctx) error {
@@ -194,6 +176,7 @@ func (s *Server) game(c *ctx) error {
 		return err
 	}
 	d := gameData{Game: g, Deltas: map[string]int{}}
+	d.CanAbort = g.Status == intake.StatusPending && c.authed && (c.user.Username == g.Black || c.user.Username == g.White)
 	if g.Record != nil {
 		d.Rules = g.Record.Rules.String()
 		d.Moves = len(g.Record.Moves)
@@ -291,4 +274,29 @@ func (s *Server) historyGraph(c *ctx, name string, entries []rating.LedgerEntry)
 		}
 	}
 	return drawGraph(c.lang, sortPoints(pts)), nil
+}
+
+// gameRow is a game as a line of a player's list: the opponent, colour,
+// result and, when the ledger has it, the delta.
+func gameRow(name string, g intake.StoredGame, deltas map[string]rating.LedgerEntry) recentGame {
+	rg := recentGame{ID: g.ID, Colour: "black", Opponent: g.White, At: g.CreatedAt, Status: string(g.Status)}
+	if g.White == name {
+		rg.Colour, rg.Opponent = "white", g.Black
+	}
+	if !g.PlayedAt.IsZero() {
+		rg.At = g.PlayedAt
+	}
+	if e, ok := deltas[g.ID]; ok {
+		rg.Delta, rg.Result, rg.Rated = e.Delta, e.Result, true
+	} else if v := g.Verdict; v != nil && (g.Status == intake.StatusFinished || g.Status == intake.StatusRated) {
+		switch {
+		case v.Winner == games.Empty:
+			rg.Result = rating.ResultDraw
+		case (v.Winner == games.White) == (rg.Colour == "white"):
+			rg.Result = rating.ResultWin
+		default:
+			rg.Result = rating.ResultLoss
+		}
+	}
+	return rg
 }
