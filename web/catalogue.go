@@ -314,6 +314,15 @@ var en = map[string]string{
 	"game.abort_note":      "Either player may abort a paired game shortly after it was made, before it is played: it is void, no one loses.",
 	"err.not_abortable":    "The game may no longer be aborted.",
 	"err.game_not_pending": "The game is not waiting for its result (finished or expired).",
+
+	"progress.title":   "Class progress",
+	"progress.step":    "Step",
+	"progress.day":     "day",
+	"progress.week":    "week",
+	"progress.caption": "One line per student: the ladder score at the end of each day or week, over the rank bands.",
+	"progress.line":    "Line",
+	"progress.start":   "Score at the start",
+	"progress.end":     "Score at the end",
 }
 
 var zh = map[string]string{
@@ -624,4 +633,13 @@ var zh = map[string]string{
 	"game.abort_note":      "配对后不久、开始之前，任一方都可以中止对局：对局作废，不算输。",
 	"err.not_abortable":    "这盘对局已不能中止。",
 	"err.game_not_pending": "这盘对局不在等待结果（已结束或已过期）。",
+
+	"progress.title":   "班级进步曲线",
+	"progress.step":    "间隔",
+	"progress.day":     "天",
+	"progress.week":    "周",
+	"progress.caption": "每名学生一条线：每天或每周结束时的阶梯积分，底色为段位区间。",
+	"progress.line":    "线条",
+	"progress.start":   "起始积分",
+	"progress.end":     "结束积分",
 }

@@ -49,6 +49,10 @@ func TestTeacherSeesTheClassTableAndItsCSV(t *testing.T) {
 	if err != nil || len(rows) != len(w.students)+2 { // a header, the students, the managed one
 		t.Fatalf("csv rows %d (%v):\n%s", len(rows), err, csvBody)
 	}
+	code, _, body = b.get("/classes/" + w.class.ID + "/progress?step=week")
+	if code != 200 || !strings.Contains(body, `id="class-graph"`) || strings.Count(body, "<polyline") != len(w.students)+1 {
+		t.Fatalf("progress: %d %d lines\n%s", code, strings.Count(body, "<polyline"), body)
+	}
 	code, _, body = b.get("/classes/" + w.class.ID + "/students/" + w.students[1])
 	if code != 200 || !strings.Contains(body, `id="rank-graph"`) || !strings.Contains(body, "game") {
 		t.Fatalf("student page: %d %s", code, body)
@@ -59,7 +63,8 @@ func TestAnotherSchoolsClassIsRefused(t *testing.T) {
 	w := newWorld(t, 2)
 	b := newBrowser(t, w.base)
 	b.login(teacherName)
-	for _, p := range []string{"/classes/" + w.otherCls.ID, "/classes/" + w.otherCls.ID + "/table.csv", "/admin", "/admin/audit"} {
+	for _, p := range []string{"/classes/" + w.otherCls.ID, "/classes/" + w.otherCls.ID + "/table.csv", "/classes/" + w.otherCls.ID + "/progress",
+		"/classes/" + w.otherCls.ID + "/students/" + w.students[0], "/admin", "/admin/audit", "/admin/promotions", "/admin/verification"} {
 		code, _, body := b.get(p)
 		if code != http.StatusForbidden || !strings.Contains(body, "You may not see this page") || strings.Contains(body, "panic") {
 			t.Errorf("%s: %d, want 403 with the page saying so:\n%s", p, code, body)

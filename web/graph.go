@@ -132,3 +132,72 @@ func floorTo(n, step int) int {
 	}
 	return n / step * step
 }
+
+// classLines draws one line per student (score over the days) over the
+// rank bands, each line labelled by its student at its end in a legend
+// below (the lines take a palette of distinguishable colours).
+func classLines(lang string, series [][]graphPoint, names []string) template.HTML {
+	lo, hi := 0, 0
+	var first, last time.Time
+	seen := false
+	for _, pts := range series {
+		for _, p := range pts {
+			if !seen {
+				lo, hi, first, last, seen = p.score, p.score, p.at, p.at, true
+			}
+			lo, hi = min(lo, p.score), max(hi, p.score)
+			if p.at.Before(first) {
+				first = p.at
+			}
+			if p.at.After(last) {
+				last = p.at
+			}
+		}
+	}
+	lo = floorTo(lo-20, 100)
+	hi = floorTo(hi+20, 100) + 100
+	span := last.Sub(first)
+	plotW := float64(graphW - graphLeft - graphRight)
+	plotH := float64(graphH - graphTop - graphBottom)
+	x := func(t time.Time) float64 {
+		if span <= 0 {
+			return graphLeft + plotW/2
+		}
+		return graphLeft + plotW*float64(t.Sub(first))/float64(span)
+	}
+	y := func(score int) float64 { return graphTop + plotH*float64(hi-score)/float64(hi-lo) }
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="graph" id="class-graph" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-labelledby="class-graph-title">`, graphW, graphH, graphW, graphH)
+	fmt.Fprintf(&b, `<title id="class-graph-title">%s</title>`, html.EscapeString(tr(lang, "progress.title")))
+	for band := lo; band < hi; band += 100 {
+		fill := "#ffffff"
+		if (band/100)%2 == 0 {
+			fill = "#eef2f7"
+		}
+		fmt.Fprintf(&b, `<rect x="%d" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>`, graphLeft, y(band+100), plotW, y(band)-y(band+100), fill)
+		if band >= -800 && band < 900 {
+			fmt.Fprintf(&b, `<text x="%d" y="%.1f" font-size="15" text-anchor="end" fill="#333">%s</text>`, graphLeft-6, (y(band)+y(band+100))/2+4, html.EscapeString(rankText(lang, ranks.FromScore(band))))
+		}
+	}
+	for i, pts := range series {
+		if len(pts) == 0 {
+			continue
+		}
+		colour := palette[i%len(palette)]
+		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="2" points="`, colour)
+		for _, p := range pts {
+			fmt.Fprintf(&b, "%.1f,%.1f ", x(p.at), y(p.score))
+		}
+		fmt.Fprintf(&b, `"><title>%s</title></polyline>`, html.EscapeString(names[i]))
+	}
+	if seen {
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="13" fill="#333">%s</text>`, graphLeft, graphH-8, first.Format("2006-01-02"))
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="13" text-anchor="end" fill="#333">%s</text>`, graphW-graphRight, graphH-8, last.Format("2006-01-02"))
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String()) // every text above is escaped
+}
+
+// palette: colours told apart on white and by most colour-blind viewers
+// (Okabe–Ito).
+var palette = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"html/template"
 	"net/http"
 	"net/url"
 	"strings"
@@ -206,5 +207,56 @@ func (s *Server) studentPage(c *ctx) error {
 		d.Graph = drawGraph(c.lang, sortPoints(pts))
 	}
 	c.render(http.StatusOK, "student", "student.title", d)
+	return nil
+}
+
+type progressData struct {
+	View  schools.ClassView
+	Graph template.HTML
+	Lines []progressLine
+	Range schools.Range
+	Step  string
+}
+
+type progressLine struct {
+	Username, Name, Colour string
+	Start, End             int
+}
+
+// classProgress draws the class's progress: one line per student.
+func (s *Server) classProgress(c *ctx) error {
+	ctx := c.r.Context()
+	id := c.r.PathValue("id")
+	qv := c.r.URL.Query()
+	p, err := s.d.Schools.Progress(ctx, c.user, id, schools.ProgressQuery{From: qv.Get("from"), To: qv.Get("to"), Step: qv.Get("step")})
+	if err != nil {
+		return err
+	}
+	v, err := s.d.Schools.Class(ctx, c.user, id)
+	if err != nil {
+		return err
+	}
+	loc, err := time.LoadLocation(p.TimeZone)
+	if err != nil {
+		loc = time.UTC
+	}
+	d := progressData{View: v, Range: p.Range, Step: p.Step}
+	var all [][]graphPoint
+	var names []string
+	for i, ser := range p.Series {
+		var pts []graphPoint
+		for _, pt := range ser.Points {
+			at, _ := time.ParseInLocation(schools.DateLayout, pt.Date, loc)
+			pts = append(pts, graphPoint{at: at, score: pt.Score})
+		}
+		all, names = append(all, pts), append(names, ser.Username)
+		line := progressLine{Username: ser.Username, Name: ser.Name, Colour: palette[i%len(palette)], Start: ser.Start, End: ser.Start}
+		if n := len(ser.Points); n > 0 {
+			line.End = ser.Points[n-1].Score
+		}
+		d.Lines = append(d.Lines, line)
+	}
+	d.Graph = classLines(c.lang, all, names)
+	c.render(http.StatusOK, "progress", "progress.title", d)
 	return nil
 }

@@ -140,6 +140,7 @@ func (s *Server) routes() {
 	h("GET /teach", teachers, s.teach)
 	h("GET /classes/{id}", teachers, s.classPage)
 	h("GET /classes/{id}/table.csv", teachers, s.classCSV)
+	h("GET /classes/{id}/progress", teachers, s.classProgress)
 	h("POST /classes/{id}/code", teachers, s.classRotateCode)
 	h("POST /classes/{id}/managed", teachers, s.classAddManaged)
 	h("GET /classes/{id}/students/{username}", teachers, s.studentPage)
