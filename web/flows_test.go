@@ -312,3 +312,24 @@ func TestPlayersGamesArchiveAndAbort(t *testing.T) {
 		t.Errorf("after the abort:\n%s", body)
 	}
 }
+
+// The pages send a browser on only within the site: a next or back
+// address of another host goes home.
+func TestRedirectsStayOnTheSite(t *testing.T) {
+	w := newWorld(t, 0)
+	b := newBrowser(t, w.base)
+	for _, next := range []string{"//evil.example/x", "https://evil.example/", "/\\evil.example"} {
+		code, h, _ := b.post("/login", url.Values{"username": {adminName}, "password": {password}, "next": {next}}, true)
+		if code != http.StatusSeeOther || h.Get("Location") != "/" {
+			t.Errorf("login next=%s went to %q", next, h.Get("Location"))
+		}
+		code, h, _ = b.post("/lang", url.Values{"lang": {"zh"}, "back": {next}}, true)
+		if code != http.StatusSeeOther || h.Get("Location") != "/" {
+			t.Errorf("lang back=%s went to %q", next, h.Get("Location"))
+		}
+	}
+	code, h, _ := b.post("/login", url.Values{"username": {adminName}, "password": {password}, "next": {"/admin/audit?cause=exam"}}, true)
+	if code != http.StatusSeeOther || h.Get("Location") != "/admin/audit?cause=exam" {
+		t.Errorf("a local next went to %q", h.Get("Location"))
+	}
+}
