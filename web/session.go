@@ -5,7 +5,9 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -132,12 +134,42 @@ func localPath(p string) string {
 	return p
 }
 
+// clientIP is the caller's address: the peer's, or, when the peer is a
+// trusted proxy, the last address of X-Forwarded-For that is not one.
 func (c *ctx) clientIP() string {
 	host := c.r.RemoteAddr
-	if i := strings.LastIndexByte(host, ':'); i > 0 {
-		host = host[:i]
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
 	}
-	return strings.Trim(host, "[]")
+	if !c.s.trusted(host) {
+		return host
+	}
+	hops := strings.Split(c.r.Header.Get("X-Forwarded-For"), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		h := strings.TrimSpace(hops[i])
+		if h == "" {
+			continue
+		}
+		if !c.s.trusted(h) {
+			return h
+		}
+		host = h
+	}
+	return host
+}
+
+func (s *Server) trusted(ip string) bool {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return false
+	}
+	a = a.Unmap()
+	for _, p := range s.proxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
 }
 
 type authData struct {

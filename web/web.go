@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -36,6 +37,10 @@ type Config struct {
 	// schedules be read without logging in (as the API's public reads);
 	// off, they send a caller who is not logged in to the login page.
 	PublicReads bool
+	// TrustedProxies are the IPs or CIDRs whose X-Forwarded-For is
+	// believed for the client's address (login and registration limits),
+	// as the API's RANK_TRUSTED_PROXIES.
+	TrustedProxies []string
 }
 
 // Deps are the domain services the pages call directly.
@@ -53,10 +58,11 @@ type Deps struct {
 
 // Server serves the pages.
 type Server struct {
-	d     Deps
-	log   *slog.Logger
-	mux   *http.ServeMux
-	pages map[string]*template.Template
+	d       Deps
+	proxies []netip.Prefix
+	log     *slog.Logger
+	mux     *http.ServeMux
+	pages   map[string]*template.Template
 }
 
 // New parses the templates and builds the routes.
@@ -65,6 +71,18 @@ func New(d Deps) (*Server, error) {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{d: d, log: d.Logger, mux: http.NewServeMux(), pages: map[string]*template.Template{}}
+	for _, p := range d.Config.TrustedProxies {
+		p = strings.TrimSpace(p)
+		pre, err := netip.ParsePrefix(p)
+		if err != nil {
+			a, aerr := netip.ParseAddr(p)
+			if aerr != nil {
+				return nil, fmt.Errorf("web: trusted proxy %q is neither an IP nor a CIDR", p)
+			}
+			pre = netip.PrefixFrom(a, a.BitLen())
+		}
+		s.proxies = append(s.proxies, pre.Masked())
+	}
 	names, err := fs.Glob(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, err

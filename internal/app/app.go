@@ -163,7 +163,7 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 		return nil, err
 	}
 	wc := cfg.Web
-	wc.PublicReads = cfg.PublicReads
+	wc.PublicReads, wc.TrustedProxies = cfg.PublicReads, cfg.TrustedProxies
 	a.Pages, err = web.New(web.Deps{
 		Logger: log, Config: wc,
 		Players: a.Players, Ratings: a.Ratings, Games: a.Intake, Exams: a.Exams, Matchmaking: a.Matchmaking,
