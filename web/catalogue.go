@@ -323,6 +323,13 @@ var en = map[string]string{
 	"progress.line":    "Line",
 	"progress.start":   "Score at the start",
 	"progress.end":     "Score at the end",
+
+	"exams.schedule_title": "Exam schedule",
+	"exams.pairings":       "Pairings",
+	"exams.standings":      "Standings",
+	"exams.not_paired":     "Not paired yet.",
+	"exams.not_graded":     "Not graded yet.",
+	"exams.no_sessions":    "No session has opened yet.",
 }
 
 var zh = map[string]string{
@@ -642,4 +649,11 @@ var zh = map[string]string{
 	"progress.line":    "线条",
 	"progress.start":   "起始积分",
 	"progress.end":     "结束积分",
+
+	"exams.schedule_title": "升段赛赛程",
+	"exams.pairings":       "对阵",
+	"exams.standings":      "成绩",
+	"exams.not_paired":     "尚未配对。",
+	"exams.not_graded":     "尚未评定。",
+	"exams.no_sessions":    "还没有开赛的场次。",
 }

@@ -119,3 +119,50 @@ func (s *Server) adminCreateSchedule(c *ctx) error {
 	}
 	return c.redirect("/exams")
 }
+
+type sessionView struct {
+	exams.Session
+	Games   []examGame
+	Results []exams.Result
+}
+
+type examGame struct {
+	exams.Game
+	GameID string // the stored game of the intake
+}
+
+type scheduleData struct {
+	Schedule exams.Schedule
+	Sessions []sessionView
+}
+
+// examSchedule shows one schedule's latest sessions: the pairings (each
+// game linked) and the standings (each candidate's tally and grade).
+func (s *Server) examSchedule(c *ctx) error {
+	ctx := c.r.Context()
+	sch, err := s.d.Exams.Schedule(ctx, c.r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	sess, err := s.d.Exams.Sessions(ctx, sch.ID)
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(sess, func(a, b exams.Session) int { return b.At.Compare(a.At) })
+	if len(sess) > examSessionsShown {
+		sess = sess[:examSessionsShown]
+	}
+	d := scheduleData{Schedule: sch}
+	for _, x := range sess {
+		v := sessionView{Session: x}
+		for _, g := range x.Pairing {
+			v.Games = append(v.Games, examGame{Game: g, GameID: exams.GameID(g.ID)})
+		}
+		if v.Results, err = s.d.Exams.Results(ctx, x.ID); err != nil {
+			return err
+		}
+		d.Sessions = append(d.Sessions, v)
+	}
+	c.render(http.StatusOK, "schedule", "exams.schedule_title", d)
+	return nil
+}

@@ -171,7 +171,11 @@ func TestAdminApprovesAPromotionAndFindsItInTheAuditTrail(t *testing.T) {
 	waiting := w.awaitingPromotions()
 	b := newBrowser(t, w.base)
 	b.login(adminName)
-	code, _, body := b.get("/admin/promotions")
+	code, _, body := b.get("/exams/" + w.schedule)
+	if code != 200 || strings.Count(body, `href="/games/`) < 4 || !strings.Contains(body, "awaiting_approval") {
+		t.Fatalf("the session's pairings and standings: %d\n%s", code, body)
+	}
+	code, _, body = b.get("/admin/promotions")
 	if code != 200 || !strings.Contains(body, waiting[0]) {
 		t.Fatalf("promotions: %d %s", code, body)
 	}
