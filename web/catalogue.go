@@ -330,6 +330,10 @@ var en = map[string]string{
 	"exams.not_paired":     "Not paired yet.",
 	"exams.not_graded":     "Not graded yet.",
 	"exams.no_sessions":    "No session has opened yet.",
+
+	"student.nominate_for": "Exam",
+	"student.nominate":     "Nominate for the exam",
+	"student.nominated":    "Nominated for %s.",
 }
 
 var zh = map[string]string{
@@ -656,4 +660,8 @@ var zh = map[string]string{
 	"exams.not_paired":     "尚未配对。",
 	"exams.not_graded":     "尚未评定。",
 	"exams.no_sessions":    "还没有开赛的场次。",
+
+	"student.nominate_for": "升段赛",
+	"student.nominate":     "推荐参加升段赛",
+	"student.nominated":    "已推荐参加 %s。",
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/rating"
@@ -335,5 +336,33 @@ func TestRedirectsStayOnTheSite(t *testing.T) {
 	code, h, _ := b.post("/login", url.Values{"username": {adminName}, "password": {password}, "next": {"/admin/audit?cause=exam"}}, true)
 	if code != http.StatusSeeOther || h.Get("Location") != "/admin/audit?cause=exam" {
 		t.Errorf("a local next went to %q", h.Get("Location"))
+	}
+}
+
+func TestTeacherNominatesOnlyTheirStudents(t *testing.T) {
+	w := newWorld(t, 2)
+	if _, err := w.st.Exams.CreateSchedule(t.Context(), "weekly-1d", exams.Draft{TargetRank: "1d", Cron: "CRON_TZ=Asia/Shanghai 0 19 * * SAT",
+		SessionLength: "3h", RegistrationOpens: "72h"}, adminName); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t, w.base)
+	b.login(teacherName)
+	student := "/classes/" + w.class.ID + "/students/" + w.students[0]
+	if _, _, body := b.get(student); !strings.Contains(body, `id="nominate"`) {
+		t.Fatalf("no nomination form:\n%s", body)
+	}
+	code, h, body := b.post(student+"/nominate", url.Values{"schedule": {"weekly-1d"}}, true)
+	if code != http.StatusSeeOther || !strings.Contains(h.Get("Location"), "nominated=weekly-1d") {
+		t.Fatalf("nominate: %d %s", code, body)
+	}
+	regs, _, err := w.st.Exams.OfPlayers(t.Context(), []string{w.students[0]})
+	if err != nil || len(regs) != 1 || regs[0].NominatedBy != teacherName {
+		t.Fatalf("registrations %+v %v", regs, err)
+	}
+	// The other school's teacher may not nominate this school's student.
+	o := newBrowser(t, w.base)
+	o.login("other-teacher")
+	if code, _, _ := o.post(student+"/nominate", url.Values{"schedule": {"weekly-1d"}}, true); code != http.StatusForbidden {
+		t.Errorf("another teacher nominated: %d", code)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/ranks"
 	"github.com/weiqi-platform/rank/schools"
 )
@@ -168,12 +169,14 @@ func (s *Server) classAddManaged(c *ctx) error {
 }
 
 type studentData struct {
-	Class    schools.ClassView
-	Username string
-	Series   schools.Series
-	Graph    graph
-	Zone     *time.Location
-	Scale    ranks.Scale
+	Class     schools.ClassView
+	Username  string
+	Series    schools.Series
+	Graph     graph
+	Zone      *time.Location
+	Scale     ranks.Scale
+	Schedules []exams.Schedule
+	Nominated string
 }
 
 func (s *Server) studentPage(c *ctx) error {
@@ -188,7 +191,10 @@ func (s *Server) studentPage(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	d := studentData{Class: v, Username: name, Zone: time.UTC, Scale: p.Scale}
+	d := studentData{Class: v, Username: name, Zone: time.UTC, Scale: p.Scale, Nominated: qv.Get("nominated")}
+	if d.Schedules, err = s.d.Exams.Schedules(ctx); err != nil {
+		return err
+	}
 	if loc, err := time.LoadLocation(p.TimeZone); err == nil {
 		d.Zone = loc
 	}
@@ -259,4 +265,24 @@ func (s *Server) classProgress(c *ctx) error {
 	d.Graph = classLines(c.lang, all, names)
 	c.render(http.StatusOK, "progress", "progress.title", d)
 	return nil
+}
+
+// studentNominate registers a student of the teacher's class for an
+// exam, the teacher recorded as the nominator (a teacher nominates only
+// their own students, as the API).
+func (s *Server) studentNominate(c *ctx) error {
+	ctx := c.r.Context()
+	id, name := c.r.PathValue("id"), c.r.PathValue("username")
+	ok, err := s.d.Schools.Teaches(ctx, c.user, name)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errForbidden
+	}
+	schedule := c.r.PostFormValue("schedule")
+	if _, _, err := s.d.Exams.Register(ctx, exams.RegisterRequest{ScheduleID: schedule, Player: name, NominatedBy: c.user.Username}); err != nil {
+		return err
+	}
+	return c.redirect("/classes/" + url.PathEscape(id) + "/students/" + url.PathEscape(name) + "?nominated=" + url.QueryEscape(schedule))
 }
