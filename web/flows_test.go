@@ -58,6 +58,10 @@ func TestTeacherSeesTheClassTableAndItsCSV(t *testing.T) {
 	if code != 200 || !strings.Contains(body, `id="rank-graph"`) || !strings.Contains(body, "game") {
 		t.Fatalf("student page: %d %s", code, body)
 	}
+	// Dates on class pages are in the school's time zone (Asia/Shanghai).
+	if !strings.Contains(body, " CST</td>") {
+		t.Errorf("the student page's dates are not in the school's zone:\n%s", body)
+	}
 }
 
 func TestAnotherSchoolsClassIsRefused(t *testing.T) {

@@ -123,9 +123,12 @@ func dateText(t time.Time, loc *time.Location) string {
 	return t.In(loc).Format("2006-01-02 15:04 MST")
 }
 
-// zone is the viewer's time zone: the tz cookie the page's script sets
-// from the browser, UTC until then.
+// zone is the page's time zone: a school's on its class pages, else the
+// viewer's from the tz cookie the page's script sets, UTC until then.
 func (c *ctx) zone() *time.Location {
+	if c.loc != nil {
+		return c.loc
+	}
 	if ck, err := c.r.Cookie("rank_tz"); err == nil && ck.Value != "" && len(ck.Value) < 64 {
 		if loc, err := time.LoadLocation(ck.Value); err == nil {
 			return loc

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/weiqi-platform/rank/players"
 )
@@ -40,6 +41,7 @@ type ctx struct {
 	authed bool
 	secret string // the session token
 	csrf   string
+	loc    *time.Location // the page's time zone when not the viewer's (a school's)
 }
 
 func randomToken() string {

@@ -100,7 +100,7 @@ func (s *Server) classData(c *ctx) (classData, error) {
 		}
 	}
 	if loc, err := time.LoadLocation(t.TimeZone); err == nil {
-		d.Zone = loc
+		d.Zone, c.loc = loc, loc
 	}
 	base := "/classes/" + url.PathEscape(id)
 	for _, col := range classColumns {
@@ -196,7 +196,7 @@ func (s *Server) studentPage(c *ctx) error {
 		return err
 	}
 	if loc, err := time.LoadLocation(p.TimeZone); err == nil {
-		d.Zone = loc
+		d.Zone, c.loc = loc, loc
 	}
 	if len(p.Series) > 0 {
 		d.Series = p.Series[0]
