@@ -61,7 +61,7 @@ type Store struct {
 	// The hot path's inserts, combined with concurrent callers' (group
 	// commit).
 	insGames, insUnrated, insRated, insPlayers *mongox.Inserter
-	delUnrated                     *mongox.Deleter
+	delUnrated                                 *mongox.Deleter
 }
 
 var _ intake.Store = (*Store)(nil)
