@@ -35,6 +35,11 @@ const (
 	// Flagged marks the games with a flag admins list, one document per
 	// game and flag (an insert: marking again is a duplicate).
 	Flagged = "games_flagged"
+	// ByPlayer holds one small document per game (its players and
+	// creation time), so that a player's games are listed by scanning
+	// small documents, never the records (FerretDB v1 on SQLite scans a
+	// collection for any query but one by _id; MongoDB uses the index).
+	ByPlayer = "games_by_player"
 )
 
 // Store is a intake.Store on a Mongo database. A game document is written
@@ -52,18 +57,20 @@ type Store struct {
 	rated   *mongo.Collection
 	pending *mongo.Collection
 	flagged *mongo.Collection
+	players *mongo.Collection
 	// The hot path's inserts, combined with concurrent callers' (group
 	// commit).
-	insGames, insUnrated, insRated *mongox.Inserter
-	delUnrated                     *mongox.Deleter
+	insGames, insUnrated, insRated, insPlayers *mongox.Inserter
+	delUnrated                                 *mongox.Deleter
 }
 
 var _ intake.Store = (*Store)(nil)
 
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
-	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated), rated: db.Collection(Rated), pending: db.Collection(Pending), flagged: db.Collection(Flagged)}
+	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated), rated: db.Collection(Rated), pending: db.Collection(Pending), flagged: db.Collection(Flagged), players: db.Collection(ByPlayer)}
 	s.insGames, s.insUnrated, s.insRated = mongox.NewInserter(s.games), mongox.NewInserter(s.unrated), mongox.NewInserter(s.rated)
+	s.insPlayers = mongox.NewInserter(s.players)
 	s.delUnrated = mongox.NewDeleter(s.unrated)
 	// source_id is unique: the idempotency key of a submission. The
 	// status index serves expiry (pending, by expiry). One call per
@@ -72,10 +79,6 @@ func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 	for _, m := range []mongo.IndexModel{
 		{Keys: bson.D{{Key: "source_id", Value: 1}}, Options: options.Index().SetName("source_id").SetUnique(true)},
 		{Keys: bson.D{{Key: "status", Value: 1}, {Key: "expires_at", Value: 1}}, Options: options.Index().SetName("status_expires")},
-		// A player's games, newest first (PlayerGames: one index per side,
-		// merged by the $or).
-		{Keys: bson.D{{Key: "black", Value: 1}, {Key: "created_at", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("black_created")},
-		{Keys: bson.D{{Key: "white", Value: 1}, {Key: "created_at", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("white_created")},
 	} {
 		if _, err := s.games.Indexes().CreateOne(ctx, m); err != nil {
 			return nil, wrap("create game indexes", err)
@@ -90,6 +93,15 @@ func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 		Keys: bson.D{{Key: "kind", Value: 1}, {Key: "at", Value: -1}}, Options: options.Index().SetName("kind_at"),
 	}); err != nil {
 		return nil, wrap("create end index", err)
+	}
+	// A player's games, newest first (PlayerGames; multikey on players).
+	if _, err := s.players.Indexes().CreateOne(ctx, mongo.IndexModel{
+		Keys: bson.D{{Key: "players", Value: 1}, {Key: "created_at", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("players_created"),
+	}); err != nil {
+		return nil, wrap("create player index", err)
+	}
+	if err := s.backfillByPlayer(ctx); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -193,6 +205,11 @@ func (s *Store) Create(ctx context.Context, g intake.StoredGame) error {
 		if err := s.markPending(ctx, g); err != nil {
 			return err
 		}
+	}
+	// Listed by player before it is stored, like the marks: a listing
+	// drops an entry whose game never came.
+	if err := s.insPlayers.Insert(ctx, toPlayerDoc(d)); err != nil && !mongo.IsDuplicateKeyError(err) {
+		return wrap("list game by player", err)
 	}
 	err = s.insGames.Insert(ctx, d)
 	if mongo.IsDuplicateKeyError(err) {
@@ -493,23 +510,70 @@ func (s *Store) Flagged(ctx context.Context, flag string, after *intake.FlagCurs
 	return out, nil
 }
 
-// playerBatch is how many game documents PlayerGames reads at a time
-// while a state filter leaves its page short.
+// playerDoc lists one game under its players (ByPlayer).
+type playerDoc struct {
+	ID        string    `bson:"_id"`
+	Players   []string  `bson:"players"`
+	CreatedAt time.Time `bson:"created_at"`
+}
+
+func toPlayerDoc(d gameDoc) playerDoc {
+	return playerDoc{ID: d.ID, Players: []string{d.Black, d.White}, CreatedAt: d.CreatedAt}
+}
+
+// backfilledID marks ByPlayer as holding every game stored before it
+// existed (it matches no player query: it has no players).
+const backfilledID = "!backfilled"
+
+// backfillByPlayer lists the games stored before ByPlayer existed, once
+// per database: every rankd start checks the mark (a read by _id); a
+// start that dies midway does it again (the inserts are idempotent).
+func (s *Store) backfillByPlayer(ctx context.Context) error {
+	err := s.players.FindOne(ctx, bson.D{{Key: "_id", Value: backfilledID}}).Err()
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, mongo.ErrNoDocuments) {
+		return wrap("read player list mark", err)
+	}
+	cur, err := s.games.Find(ctx, bson.D{}, options.Find().SetProjection(bson.D{{Key: "black", Value: 1}, {Key: "white", Value: 1}, {Key: "created_at", Value: 1}}))
+	if err != nil {
+		return wrap("list games to backfill", err)
+	}
+	var docs []gameDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return wrap("list games to backfill", err)
+	}
+	for start := 0; start < len(docs); start += 500 {
+		batch := make([]any, 0, 500)
+		for _, d := range docs[start:min(start+500, len(docs))] {
+			batch = append(batch, toPlayerDoc(d))
+		}
+		for _, err := range s.insPlayers.InsertAll(ctx, batch) {
+			if err != nil && !mongo.IsDuplicateKeyError(err) {
+				return wrap("backfill player list", err)
+			}
+		}
+	}
+	if _, err := s.players.InsertOne(ctx, bson.D{{Key: "_id", Value: backfilledID}}); err != nil && !mongo.IsDuplicateKeyError(err) {
+		return wrap("mark player list", err)
+	}
+	return nil
+}
+
+// playerBatch is how many list entries PlayerGames reads at a time while
+// a state filter leaves its page short.
 const playerBatch = 50
 
-// PlayerGames implements intake.Store: the player's game documents by the
-// side indexes, newest first, each put together as it stands (its end,
-// its being rated: reads by _id), filtered by state until the page is
-// full.
+// PlayerGames implements intake.Store: the player's entries in ByPlayer
+// (small documents), newest first, then each game by _id put together as
+// it stands (its end, its being rated), filtered by state until the page
+// is full.
 func (s *Store) PlayerGames(ctx context.Context, q intake.GamesQuery) ([]intake.StoredGame, error) {
-	side := func(me, other string) bson.D {
-		f := bson.D{{Key: me, Value: q.Player}}
-		if q.Opponent != "" {
-			f = append(f, bson.E{Key: other, Value: q.Opponent})
-		}
-		return f
+	filter := bson.D{{Key: "players", Value: q.Player}}
+	if q.Opponent != "" {
+		filter = bson.D{{Key: "players", Value: bson.D{{Key: "$all", Value: bson.A{q.Player, q.Opponent}}}}}
 	}
-	filter := bson.D{{Key: "$or", Value: bson.A{side("black", "white"), side("white", "black")}}}
 	after := q.After
 	batch := int64(playerBatch)
 	if q.Limit > 0 && len(q.States) == 0 {
@@ -520,25 +584,28 @@ func (s *Store) PlayerGames(ctx context.Context, q intake.GamesQuery) ([]intake.
 		f := filter
 		if after != nil {
 			at := after.At.UTC()
-			f = bson.D{{Key: "$and", Value: bson.A{filter, bson.D{{Key: "$or", Value: bson.A{
+			f = append(slices.Clone(filter), bson.E{Key: "$or", Value: bson.A{
 				bson.D{{Key: "created_at", Value: bson.D{{Key: "$lt", Value: at}}}},
 				bson.D{{Key: "created_at", Value: at}, {Key: "_id", Value: bson.D{{Key: "$lt", Value: after.ID}}}},
-			}}}}}}
+			}})
 		}
-		cur, err := s.games.Find(ctx, f, options.Find().SetSort(bson.D{{Key: "created_at", Value: -1}, {Key: "_id", Value: -1}}).SetLimit(batch))
+		cur, err := s.players.Find(ctx, f, options.Find().SetSort(bson.D{{Key: "created_at", Value: -1}, {Key: "_id", Value: -1}}).SetLimit(batch))
 		if err != nil {
 			return nil, wrap("list player games", err)
 		}
-		var docs []gameDoc
-		if err := cur.All(ctx, &docs); err != nil {
+		var entries []playerDoc
+		if err := cur.All(ctx, &entries); err != nil {
 			return nil, wrap("list player games", err)
 		}
-		for _, d := range docs {
-			g, err := s.assemble(ctx, d)
+		for _, e := range entries {
+			g, err := s.Game(ctx, e.ID)
+			if errors.Is(err, intake.ErrNotFound) {
+				continue // listed just before it is stored, or its create failed
+			}
 			if err != nil {
 				return nil, err
 			}
-			g.CreatedAt = d.CreatedAt.UTC() // as created: the order's key
+			g.CreatedAt = e.CreatedAt.UTC() // as created: the order's key
 			if len(q.States) == 0 || slices.Contains(q.States, g.Status) {
 				out = append(out, g)
 				if q.Limit > 0 && len(out) == q.Limit {
@@ -546,10 +613,10 @@ func (s *Store) PlayerGames(ctx context.Context, q intake.GamesQuery) ([]intake.
 				}
 			}
 		}
-		if int64(len(docs)) < batch {
+		if int64(len(entries)) < batch {
 			return out, nil
 		}
-		last := docs[len(docs)-1]
+		last := entries[len(entries)-1]
 		after = &intake.GameCursor{At: last.CreatedAt.UTC(), ID: last.ID}
 	}
 }
