@@ -307,6 +307,7 @@ var en = map[string]string{
 	"profile.display_name":     "Display name",
 
 	"games.title":          "Games",
+	"game.abort_until":     "Until:",
 	"games.any_state":      "Every state",
 	"profile.all_games":    "All games",
 	"profile.archive":      "Download every finished game (SGF)",
@@ -637,6 +638,7 @@ var zh = map[string]string{
 	"profile.display_name":     "显示名",
 
 	"games.title":          "对局",
+	"game.abort_until":     "截止：",
 	"games.any_state":      "全部状态",
 	"profile.all_games":    "全部对局",
 	"profile.archive":      "下载全部已完成对局（SGF）",

@@ -167,7 +167,8 @@ type gameData struct {
 	Moves     int
 	Dead      int
 	Score     *games.Score
-	CanAbort  bool // the caller plays the pending game
+	CanAbort  bool      // the caller plays the pending game, still abortable
+	AbortBy   time.Time // until when
 }
 
 func (s *Server) game(c *ctx) error {
@@ -176,7 +177,9 @@ func (s *Server) game(c *ctx) error {
 		return err
 	}
 	d := gameData{Game: g, Deltas: map[string]int{}}
-	d.CanAbort = g.Status == intake.StatusPending && c.authed && (c.user.Username == g.Black || c.user.Username == g.White)
+	if c.authed && (c.user.Username == g.Black || c.user.Username == g.White) {
+		d.AbortBy, d.CanAbort = s.d.Games.AbortableUntil(g)
+	}
 	if g.Record != nil {
 		d.Rules = g.Record.Rules.String()
 		d.Moves = len(g.Record.Moves)
