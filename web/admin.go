@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/weiqi-platform/rank/exams"
+	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/jobs"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/rating"
@@ -23,12 +24,19 @@ type adminData struct {
 	Notice  string
 	Detail  string
 	Schools []schools.School
+	Aborts  []intake.AbortCount
 }
+
+// abortSpan is how far back the admin page counts players' aborts.
+const abortSpan = 30 * 24 * time.Hour
 
 func (s *Server) adminHome(c *ctx) error {
 	d := adminData{Jobs: s.d.Jobs.Jobs(), RunID: randomToken()[:16]}
 	var err error
 	if d.Schools, err = s.d.Schools.Schools(c.r.Context(), c.user); err != nil {
+		return err
+	}
+	if d.Aborts, err = s.d.Games.Aborts(c.r.Context(), s.now().Add(-abortSpan)); err != nil {
 		return err
 	}
 	switch q := c.r.URL.Query(); {

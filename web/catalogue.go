@@ -335,6 +335,11 @@ var en = map[string]string{
 	"student.nominate_for": "Exam",
 	"student.nominate":     "Nominate for the exam",
 	"student.nominated":    "Nominated for %s.",
+
+	"admin.aborts":      "Aborted games, last 30 days",
+	"admin.abort_count": "Aborts",
+	"admin.abort_last":  "Last",
+	"admin.no_aborts":   "No aborts.",
 }
 
 var zh = map[string]string{
@@ -666,4 +671,9 @@ var zh = map[string]string{
 	"student.nominate_for": "升段赛",
 	"student.nominate":     "推荐参加升段赛",
 	"student.nominated":    "已推荐参加 %s。",
+
+	"admin.aborts":      "近 30 天中止的对局",
+	"admin.abort_count": "中止次数",
+	"admin.abort_last":  "最近一次",
+	"admin.no_aborts":   "没有中止记录。",
 }

@@ -320,6 +320,12 @@ func TestPlayersGamesArchiveAndAbort(t *testing.T) {
 	if _, _, body := ann.get(game); !strings.Contains(body, "aborted") || strings.Contains(body, `id="abort"`) {
 		t.Errorf("after the abort:\n%s", body)
 	}
+	// The admins see who aborts.
+	admin := newBrowser(t, w.base)
+	admin.login(adminName)
+	if _, _, body := admin.get("/admin"); !regexp.MustCompile(`(?s)id="aborts".*>ann<.*>1<`).MatchString(body) {
+		t.Errorf("the admin page does not count ann's abort:\n%s", body)
+	}
 }
 
 // The pages send a browser on only within the site: a next or back
