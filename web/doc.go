@@ -7,8 +7,9 @@
 //
 // It is an edge like api: it calls the domain services directly (never the
 // HTTP API), and shows their errors through the API's one error table
-// (api.Classify). It imports the domain packages, ranks, games and api
-// for that table; never an adapter, a driver, jobs' cron or internal/app.
+// (api.Classify). It imports the domain packages, ranks, games, jobs (to
+// run a job on demand) and api for that table; never an adapter, a
+// driver, cron or internal/app.
 // internal/app mounts it beside the API handler: /api/..., /healthz,
 // /readyz and /metrics go to the API, every other path to the pages.
 package web

@@ -11,6 +11,7 @@ import (
 
 	"github.com/weiqi-platform/rank/internal/app"
 	"github.com/weiqi-platform/rank/internal/apptest"
+	"github.com/weiqi-platform/rank/rating"
 )
 
 // browser is a cookie-keeping client of the pages that does not follow
@@ -145,5 +146,46 @@ func TestPublicReadsAreTheOperatorsChoice(t *testing.T) {
 				t.Errorf("public=%v %s: %d %s", public, p, code, h.Get("Location"))
 			}
 		}
+	}
+}
+
+func TestLeaderboardFilterSearchAndTheGamesSGF(t *testing.T) {
+	w := newWorld(t, 4)
+	ctx := t.Context()
+	score := 450 // 4d
+	if _, err := w.st.Ratings.Change(ctx, rating.ChangeInput{Key: "place-top", Player: w.students[3], Cause: rating.CausePlacement,
+		Score: &score, Actor: adminName, Reason: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t, w.base)
+	b.login(w.students[0])
+	_, _, body := b.get("/leaderboard")
+	body = body[strings.Index(body, "<tbody>"):] // past the header's own name
+	first := strings.Index(body, ">"+w.students[3]+"<")
+	if first < 0 || first > strings.Index(body, ">"+w.students[0]+"<") {
+		t.Errorf("the 4d player is not first:\n%s", body)
+	}
+	_, _, body = b.get("/leaderboard?rank=4d")
+	body = body[strings.Index(body, "<tbody>"):]
+	if !strings.Contains(body, ">"+w.students[3]+"<") || strings.Contains(body, ">"+w.students[0]+"<") {
+		t.Errorf("rank filter 4d:\n%s", body)
+	}
+	b.lang = "zh"
+	if _, _, body = b.get("/leaderboard?rank=4d"); !strings.Contains(body, "4段") {
+		t.Errorf("the Chinese leaderboard lacks 4段")
+	}
+	if code, _, _ := b.get("/leaderboard?rank=12x"); code != http.StatusBadRequest {
+		t.Errorf("a bad rank: %d", code)
+	}
+	_, _, body = b.get("/leaderboard?q=" + w.students[2])
+	if !strings.Contains(body, `id="found"`) {
+		t.Errorf("name search did not find %s", w.students[2])
+	}
+	code, h, sgf := b.get("/games/" + w.gameID + "/sgf")
+	if code != 200 || !strings.HasPrefix(sgf, "(;") || !strings.Contains(h.Get("Content-Disposition"), ".sgf") {
+		t.Errorf("sgf: %d %q %q", code, h.Get("Content-Disposition"), sgf)
+	}
+	if code, _, _ := b.get("/games/no-such-game"); code != http.StatusNotFound {
+		t.Errorf("unknown game: %d", code)
 	}
 }
