@@ -185,6 +185,9 @@ func TestLeaderboardFilterSearchAndTheGamesSGF(t *testing.T) {
 	if code != 200 || !strings.HasPrefix(sgf, "(;") || !strings.Contains(h.Get("Content-Disposition"), ".sgf") {
 		t.Errorf("sgf: %d %q %q", code, h.Get("Content-Disposition"), sgf)
 	}
+	if _, _, body := b.get("/games/" + w.gameID); !strings.Contains(body, `id="game-deltas"`) || !strings.Contains(body, `id="stepper"`) {
+		t.Errorf("the game page lacks its deltas or stepper:\n%s", body)
+	}
 	if code, _, _ := b.get("/games/no-such-game"); code != http.StatusNotFound {
 		t.Errorf("unknown game: %d", code)
 	}

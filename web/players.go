@@ -101,9 +101,14 @@ type profileData struct {
 	Display   string // the display name ("" for none)
 }
 
-// profileHistory is how many ledger entries the profile reads for its
-// graph and lists.
-const profileHistory = 500
+// profileHistory is how many of the newest ledger entries the profile
+// reads for its lists (the deltas of its recent games, its other
+// changes); the graph reads the rating history itself.
+const profileHistory = 50
+
+// ledgerPage is how many entries the game page reads at a time, from a
+// player's newest down to the game's.
+const ledgerPage = 20
 
 // recentGames is how many games the profile lists.
 const recentGames = 10
@@ -126,13 +131,17 @@ func (s *Server) profile(c *ctx) error {
 		return err
 	}
 	d := profileData{Player: st, Shown: st.ShownRank(), Self: c.authed && c.user.Username == name}
+	since := s.now()
 	if a, err := s.d.Players.Account(ctx, name); err == nil {
-		d.Display = a.DisplayName
+		d.Display, since = a.DisplayName, a.CreatedAt
+	}
+	if len(entries) > 0 && entries[len(entries)-1].At.Before(since) {
+		since = entries[len(entries)-1].At // placed before the account was (an import)
 	}
 	if !st.Certified.IsZero() {
 		d.Certified = st.Certified.String()
 	}
-	if d.Graph, err = s.historyGraph(c, name, entries); err != nil {
+	if d.Graph, err = s.historyGraph(c, name, since, entries); err != nil {
 		return err
 	}
 	deltas := map[string]rating.LedgerEntry{}
@@ -189,15 +198,14 @@ func (s *Server) game(c *ctx) error {
 	if v := g.Verdict; v != nil {
 		d.Result, d.Score = v.Result, v.Score
 	}
-	for _, p := range []string{g.Black, g.White} {
-		es, err := s.d.Ratings.History(c.r.Context(), p, 0, profileHistory)
-		if err != nil {
-			return err
-		}
-		for _, e := range es {
-			if e.Cause == rating.CauseGame && e.CauseID == g.ID {
+	if g.Status == intake.StatusRated {
+		for _, p := range []string{g.Black, g.White} {
+			e, ok, err := s.gameEntry(c, p, g)
+			if err != nil {
+				return err
+			}
+			if ok {
 				d.Deltas[p], d.HasDeltas = e.Delta, true
-				break
 			}
 		}
 	}
@@ -231,16 +239,41 @@ func safeFile(s string) string {
 	return string(out)
 }
 
+// gameEntry finds the player's ledger entry of game g, reading their
+// ledger from the newest entry down, a page at a time, until the entries
+// are older than the game.
+func (s *Server) gameEntry(c *ctx, player string, g intake.StoredGame) (rating.LedgerEntry, bool, error) {
+	var before int64
+	for {
+		es, err := s.d.Ratings.History(c.r.Context(), player, before, ledgerPage)
+		if err != nil {
+			return rating.LedgerEntry{}, false, err
+		}
+		for _, e := range es {
+			if e.Cause == rating.CauseGame && e.CauseID == g.ID {
+				return e, true, nil
+			}
+			if e.At.Before(g.CreatedAt) {
+				return rating.LedgerEntry{}, false, nil
+			}
+		}
+		if len(es) < ledgerPage {
+			return rating.LedgerEntry{}, false, nil
+		}
+		before = es[len(es)-1].Seq
+	}
+}
+
 // historyGraph draws the player's rating history (rating.RatingHistory:
-// the score each day, or each week past half a year) from their first
-// ledger entry (today for a player without one) to today in the viewer's
-// time zone, with its marks.
-func (s *Server) historyGraph(c *ctx, name string, entries []rating.LedgerEntry) (graph, error) {
+// the score each day, or each week past half a year) from since (when
+// the account was made) to today in the viewer's time zone, with its
+// marks.
+func (s *Server) historyGraph(c *ctx, name string, since time.Time, entries []rating.LedgerEntry) (graph, error) {
 	loc := c.zone()
 	now := s.now()
-	from := now
-	if len(entries) > 0 && entries[len(entries)-1].At.Before(from) {
-		from = entries[len(entries)-1].At
+	from := since
+	if from.After(now) {
+		from = now
 	}
 	if limit := now.AddDate(0, 0, -(rating.MaxSeriesDays - 1)); from.Before(limit) {
 		from = limit
