@@ -27,7 +27,7 @@ var pure = map[string][]string{"games": nil, "ranks": nil, "rating": {"ranks"}, 
 // drivers maps an import prefix to the only places allowed to import it
 // (in product code and in tests alike).
 var drivers = map[string][]string{
-	"github.com/gin-gonic/":         {"api", "cmd/"},
+	"github.com/gin-gonic/":         {"api", "web", "cmd/"},
 	"go.mongodb.org/mongo-driver":   {"*db", "cmd/", "internal/app", "internal/apptest", "internal/testsvc", "internal/mongox"},
 	"github.com/redis/go-redis":     {"*redis", "*redisqueue", "cmd/", "internal/app", "internal/apptest", "internal/testsvc", "internal/redisx"},
 	"github.com/robfig/cron":        {"jobs", "cmd/"},
@@ -150,7 +150,7 @@ func TestImportRules(t *testing.T) {
 			if strings.HasSuffix(rel, "test") && domainOf(rel) != "" && !slices.Contains(testOnly, p.rel) {
 				t.Errorf("%s imports the contract suite %s outside its tests", p.rel, rel)
 			}
-			edge := rel == "api" || strings.HasPrefix(rel, "api/") || rel == "jobs" || strings.HasPrefix(rel, "jobs/") || strings.HasPrefix(rel, "cmd")
+			edge := rel == "api" || strings.HasPrefix(rel, "api/") || rel == "web" || strings.HasPrefix(rel, "web/") || rel == "jobs" || strings.HasPrefix(rel, "jobs/") || strings.HasPrefix(rel, "cmd")
 			if d := domainOf(p.rel); d != "" && edge {
 				t.Errorf("domain package %s imports the edge %s", p.rel, rel)
 			}

@@ -14,6 +14,9 @@ command -v gnugo >/dev/null 2>&1 || need+=(gnugo)
 # curl and jq: cmd/rankd runs the README's quick start as written.
 command -v curl >/dev/null 2>&1 || need+=(curl)
 command -v jq >/dev/null 2>&1 || need+=(jq)
+# chromium and a CJK font: the web pages' browser tests (web/).
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+[ -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || need+=(fonts-wqy-microhei)
 if ((${#need[@]})); then
 	sudo=""
 	[ "$(id -u)" = 0 ] || sudo="sudo"

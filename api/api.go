@@ -55,6 +55,14 @@ type Deps struct {
 	Matchmaking *matchmaking.Service // tickets, pairing, pools
 	Reviews     *reviews.Service     // the integrity flags' review queue
 	Schools     *schools.Service     // schools, classes, students, class tables, progress
+
+	// PublicReads lets the public reads (profiles, the leaderboard,
+	// finished games, a player's games and rating history) answer
+	// without a token; a token given is still checked.
+	PublicReads bool
+	// CORSOrigins are the origins (scheme://host[:port]) allowed to call
+	// the API from a browser; none: no CORS headers.
+	CORSOrigins []string
 }
 
 // Server is the HTTP handler of rankd.
@@ -82,7 +90,7 @@ func New(d Deps) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{deps: d, log: d.Logger, engine: e}
-	e.Use(s.requestID, s.observe, s.limitBody)
+	e.Use(s.requestID, s.observe, s.cors, s.limitBody)
 	e.NoRoute(func(c *gin.Context) {
 		s.fail(c, &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no route " + c.Request.URL.Path})
 	})
@@ -119,13 +127,17 @@ func (s *Server) routes() {
 	s.flagRoutes(admin)
 	s.matchmakingRoutes(authed)
 	s.schoolRoutes(authed)
+	s.meRoutes(v1, authed, admin)
 
 	authed.POST("/games", s.require(players.RoleServer, players.RoleAdmin), s.submitGame)
 	authed.PUT("/server/players/:external_id", s.require(players.RoleServer), s.linkPlayer)
-	authed.GET("/games/:id", s.getGame)
-	authed.GET("/players/:username", s.getPlayer)
+	// The public reads (Deps.PublicReads): without a token when the
+	// operator allows it.
+	reads := v1.Group("", s.reader)
+	reads.GET("/games/:id", s.getGame)
+	reads.GET("/players/:username", s.getPlayer)
 	authed.GET("/players/:username/history", s.getHistory)
-	authed.GET("/leaderboard", s.getLeaderboard)
+	reads.GET("/leaderboard", s.getLeaderboard)
 }
 
 // ServeHTTP implements http.Handler.

@@ -196,6 +196,15 @@ var routeRoles = map[string][]players.Role{
 	"GET /api/v1/classes/:id/students/:username/progress":   playing,
 	"GET /api/v1/classes/:id/table":                         staff,
 	"GET /api/v1/classes/:id/progress":                      staff,
+	// A player's own (me_test.go): the public reads among them answer
+	// without a token only when public reads are on (TestPublicReads).
+	"GET /api/v1/me":                               players.Roles,
+	"PATCH /api/v1/me":                             players.Roles,
+	"POST /api/v1/me/password":                     players.Roles,
+	"GET /api/v1/players/:username/games":          players.Roles,
+	"GET /api/v1/players/:username/rating-history": players.Roles,
+	"POST /api/v1/games/:id/abort":                 playing,
+	"GET /api/v1/admin/aborts":                     {players.RoleAdmin},
 }
 
 var (
@@ -219,9 +228,10 @@ func concrete(path string) string {
 
 // TestEveryRouteChecksTheCaller: every protected route refuses no token, a
 // malformed header, an unknown token and a revoked token with 401, and
-// each role it does not allow with 403.
+// each role it does not allow with 403 (with public reads off: with them
+// on, TestPublicReads tries the public reads).
 func TestEveryRouteChecksTheCaller(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, withoutPublicReads())
 	tokens := map[players.Role]string{}
 	for _, role := range players.Roles {
 		tokens[role] = e.account("a-"+string(role), role)

@@ -10,7 +10,10 @@
 // GET /players/{username}/audit (the player or an admin). Schools and
 // classes (schools.go) are routes over schools.Service, which decides who
 // may do what; exam nominations ask it whether the teacher teaches the
-// nominee. It is the only package
+// nominee. A player's own routes (me.go: /me, display name, password, a
+// player's games and rating history, aborts) and the public reads
+// (reader: without a token when Deps.PublicReads) and CORS (cors, for
+// Deps.CORSOrigins) live in me.go. It is the only package
 // that imports gin. It must not import the Mongo driver, go-redis, cron,
 // FerretDB or Prometheus: it talks to domain services and small interfaces
 // only.

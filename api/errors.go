@@ -100,6 +100,8 @@ var errorTable = []rule{
 		}},
 	{is: players.ErrLinked, status: http.StatusConflict, code: "link_conflict", message: "the server's player id is linked to another account",
 		detail: func(err error) (string, map[string]any) { return err.Error(), nil }},
+	{is: players.ErrNameTaken, status: http.StatusConflict, code: "display_name_taken", message: "the display name looks like a name another account holds",
+		detail: func(err error) (string, map[string]any) { return err.Error(), map[string]any{"field": "display_name"} }},
 	{is: players.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "not found"},
 	{is: players.ErrBusy, status: http.StatusServiceUnavailable, code: "busy", message: "too many passwords are being checked at once; try again shortly",
 		detail: func(err error) (string, map[string]any) {

@@ -309,6 +309,9 @@ func (s *Server) submitGame(c *gin.Context) {
 
 func (s *Server) getGame(c *gin.Context) {
 	g, err := s.deps.Games.Game(c.Request.Context(), c.Param("id"))
+	if err == nil && anonymous(c) && !finishedGame(g) {
+		err = needToken("a game that is not finished")
+	}
 	if err != nil {
 		s.fail(c, err)
 		return

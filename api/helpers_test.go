@@ -66,8 +66,8 @@ type option func(*envOptions)
 func newEnv(t *testing.T, opts ...option) *env {
 	t.Helper()
 	clock := clockwork.NewFakeClockAt(envStart)
-	// rankd's defaults: placement games on.
-	o := envOptions{cfg: app.Config{Placement: true, Players: players.Config{TokenTTL: envTokenTTL}}}
+	// rankd's defaults: placement games on, public reads on.
+	o := envOptions{cfg: app.Config{Placement: true, PublicReads: true, Players: players.Config{TokenTTL: envTokenTTL}}}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -236,6 +236,11 @@ func withPlayers(p players.Config) option {
 		o.cfg.Players = p
 	}
 }
+func withoutPublicReads() option { return func(o *envOptions) { o.cfg.PublicReads = false } }
+func withCORS(origins ...string) option {
+	return func(o *envOptions) { o.cfg.CORSOrigins = origins }
+}
+func withAbortWindow(d time.Duration) option { return func(o *envOptions) { o.cfg.AbortWindow = d } }
 func withChecks(cs ...api.Check) option {
 	return func(o *envOptions) { o.checks = append([]api.Check{}, cs...) }
 }

@@ -225,6 +225,9 @@ func (s *Server) enqueue(c *gin.Context) {
 		Player: caller.Username, Level: matchmaking.Level{Score: st.Score, Rating: st.Glicko.Rating, RD: st.Glicko.RD},
 		BoardSize: in.BoardSize, TimeControl: tc, Rules: in.Rules, Rated: rated, Range: rng,
 	})
+	if errors.Is(err, matchmaking.ErrInGame) {
+		err = s.inGame(c, caller.Username, err)
+	}
 	if err != nil {
 		s.fail(c, err)
 		return

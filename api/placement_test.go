@@ -11,7 +11,8 @@ import (
 // TestPlacementShownUntilPlaced: a newcomer's rank shows with "?" and
 // the placement's progress while they play their placement games; after
 // the last one the ladder score is set once by a placement entry whose
-// evidence is those games, and the "?" goes.
+// evidence is those games, and the "?" goes once the Glicko-2 deviation
+// is at most rating.UnsettledRD too (issue 14).
 func TestPlacementShownUntilPlaced(t *testing.T) {
 	e := newGamesEnv(t)
 	profile := func() map[string]any {
@@ -35,7 +36,11 @@ func TestPlacementShownUntilPlaced(t *testing.T) {
 		}
 	}
 	p = profile()
-	if p["placement"].(map[string]any)["placed"] != true || p["rank_shown"] != p["rank"] {
+	shown := p["rank"].(string)
+	if p["glicko"].(map[string]any)["rd"].(float64) > rating.UnsettledRD {
+		shown += "?"
+	}
+	if p["placement"].(map[string]any)["placed"] != true || p["rank_shown"] != shown {
 		t.Fatalf("after the placement games: %v", p)
 	}
 	hist := e.expect(req{method: "GET", path: "/api/v1/players/alice/audit?cause=placement", token: e.alice}, 200, "").JSON["items"].([]any)

@@ -25,7 +25,8 @@ type playerJSON struct {
 	Wins          int        `json:"wins"`
 	Losses        int        `json:"losses"`
 	Draws         int        `json:"draws"`
-	// RankShown is Rank with a "?" while the player is placing.
+	// RankShown is Rank with a "?" while the player is placing or their
+	// Glicko-2 deviation is above rating.UnsettledRD.
 	RankShown string                   `json:"rank_shown"`
 	Placement rating.PlacementProgress `json:"placement"`
 }
@@ -90,7 +91,12 @@ func (s *Server) getPlayer(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, toPlayerJSON(p))
+	a, err := s.deps.Players.Account(c.Request.Context(), name)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, toProfileJSON(p, a.DisplayName))
 }
 
 // historyCursor is where the next page of a history starts: below seq.

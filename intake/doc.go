@@ -12,6 +12,13 @@
 // records who showed up for a pending game, which exam grading reads to
 // tell the absent side of an unplayed game.
 //
+// PlayerGames lists a player's games newest first (by state and
+// opponent), PendingOf finds a player's pending game in the store (not in
+// a matchmaking ticket, which an in-process Redis loses on a restart),
+// and Abort voids a pairing's pending game for either player within
+// Config.AbortWindow, decided once like a result or an expiry; Aborts
+// counts them per player for admins.
+//
 // Games are kept through the Store and Presence ports (adapter
 // intake/gamedb, contract suite and in-memory store intake/intaketest).
 // Accounts (players) and ratings (rating) are called directly: they are

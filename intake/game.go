@@ -24,7 +24,13 @@ const (
 	StatusFinished Status = "finished"
 	StatusRated    Status = "rated"
 	StatusExpired  Status = "expired"
+	// StatusAborted: a pending game a player aborted before it began
+	// (Intake.Abort): void, no loss.
+	StatusAborted Status = "aborted"
 )
+
+// Statuses lists every status, for filters and documentation.
+var Statuses = []Status{StatusPending, StatusFinished, StatusRated, StatusExpired, StatusAborted}
 
 // StoredGame is a game record as the platform keeps it: the players'
 // usernames (the keys of every other part), the record, the engine's
@@ -91,6 +97,48 @@ type Store interface {
 	// Flagged lists up to limit games marked with flag, newest mark first
 	// (then by id), after the cursor when it is set.
 	Flagged(ctx context.Context, flag string, after *FlagCursor, limit int) ([]FlaggedGame, error)
+	// PlayerGames lists up to q.Limit of q.Player's games, newest created
+	// first (then by id, descending), after q.After when it is set, with
+	// q.Opponent when it is set, in one of q.States when any is given.
+	PlayerGames(ctx context.Context, q GamesQuery) ([]StoredGame, error)
+	// Abort ends the pending game id as aborted by the player by, at
+	// `at`, decided once like a result or an expiry: ErrNotPending if it
+	// ended before, ErrNotFound if there is none.
+	Abort(ctx context.Context, id, by string, at time.Time) error
+	// Aborts lists the aborts at or after since, newest first.
+	Aborts(ctx context.Context, since time.Time) ([]Abort, error)
+}
+
+// GamesQuery asks for a page of one player's games (Store.PlayerGames).
+type GamesQuery struct {
+	Player   string
+	Opponent string      // "": any
+	States   []Status    // none: any
+	After    *GameCursor // the last game of the previous page
+	Limit    int
+}
+
+// GameCursor is the last game of the previous page of PlayerGames.
+type GameCursor struct {
+	At time.Time `json:"t"` // its CreatedAt
+	ID string    `json:"i"`
+}
+
+// CursorOf is the cursor after g.
+func CursorOf(g StoredGame) GameCursor { return GameCursor{At: g.CreatedAt, ID: g.ID} }
+
+// Before reports whether g comes after the cursor in PlayerGames' order
+// (created before it, or at the same time with a smaller id).
+func (c GameCursor) Before(g StoredGame) bool {
+	return g.CreatedAt.Before(c.At) || g.CreatedAt.Equal(c.At) && g.ID < c.ID
+}
+
+// Abort is one aborted game: who aborted it, when.
+type Abort struct {
+	GameID       string
+	By           string
+	Black, White string
+	At           time.Time
 }
 
 // FlagCountUnverified marks a game from a game server whose count did not

@@ -65,6 +65,11 @@ type Config struct {
 	// PendingTTL is how long a pending game may stay unfinished when its
 	// maker gives no time (DefaultPendingTTL when 0).
 	PendingTTL time.Duration
+	// AbortWindow is how long after a pairing either player may abort its
+	// game (DefaultAbortWindow when 0); AbortMakers, when set, are the
+	// makers (Pending.By) whose games may be aborted (rankd: matchmaking).
+	AbortWindow time.Duration
+	AbortMakers []string
 }
 
 // Intake takes games in: it judges finished games, stores them once by
@@ -95,6 +100,9 @@ func New(store Store, presence Presence, ratings *rating.Service, accounts *play
 	}
 	if cfg.PendingTTL <= 0 {
 		cfg.PendingTTL = DefaultPendingTTL
+	}
+	if cfg.AbortWindow <= 0 {
+		cfg.AbortWindow = DefaultAbortWindow
 	}
 	if rec == nil {
 		rec = noRecorder{}

@@ -13,6 +13,12 @@
 // process; a caller waits up to hashWait for a slot, then gets a
 // *BusyError (ErrBusy) with RetryAfter.
 //
+// A player changes their own password with the current one
+// (ChangePassword: every session ends, a new token is given) and sets a
+// display name (SetDisplayName, displayname.go): any Unicode letters in
+// NFC, claimed under a look-alike key (UTS #39 skeleton, NameKey) that a
+// username also claims, so no two accounts show names that look alike.
+//
 // It must not import gin, go-redis, the Mongo driver, cron or FerretDB, nor
 // api, jobs or cmd.
 package players

@@ -130,6 +130,9 @@ func (s *Service) createGenerated(ctx context.Context, base, hash, school, by st
 		if errors.Is(err, ErrUsernameTaken) {
 			continue
 		}
+		if err == nil {
+			err = s.claimUsername(ctx, a.Username)
+		}
 		return a, err
 	}
 	return Account{}, fmt.Errorf("%w: no free username for base %q after %d tries", ErrUsernameTaken, base, generateTries)

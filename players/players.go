@@ -48,6 +48,9 @@ type Account struct {
 	// password the school's teachers may reset. "" for accounts their
 	// owners hold.
 	ManagedBy string
+	// DisplayName is what pages show for the player ("" for none; see
+	// NormalizeDisplayName).
+	DisplayName string
 }
 
 // Principal is the authenticated caller of a request.
@@ -108,6 +111,16 @@ type Store interface {
 	// RevokeTokens revokes every token of the account not revoked yet,
 	// at the given time (tokens already revoked keep their time).
 	RevokeTokens(ctx context.Context, username string, at time.Time) error
+	// ClaimName claims a name key (NameKey) for the account: no error if
+	// it is free or the account's already, ErrNameTaken if another
+	// account holds it.
+	ClaimName(ctx context.Context, key, username string) error
+	// ReleaseName gives the key up if the account holds it (no error
+	// otherwise).
+	ReleaseName(ctx context.Context, key, username string) error
+	// SetDisplayName replaces the account's display name ("" for none);
+	// ErrNotFound if there is no such account.
+	SetDisplayName(ctx context.Context, username, name string) error
 	// CreateLink stores l unless the server's id is linked already, and
 	// returns the stored link either way (the first link stays).
 	CreateLink(ctx context.Context, l Link) (Link, error)

@@ -309,7 +309,7 @@ func (s *Service) create(ctx context.Context, name, password string, role Role, 
 	if err := s.store.CreateAccount(ctx, a); err != nil {
 		return Account{}, err
 	}
-	return a, nil
+	return a, s.claimUsername(ctx, a.Username)
 }
 
 func (s *Service) issue(ctx context.Context, a Account) (IssuedToken, error) {

@@ -57,6 +57,18 @@
 // placement. PlacementRule.Step is the rule as a pure function, which
 // rankctl ladder-sim plays.
 //
+// # Series from the ledger
+//
+// RatingHistory is a player's score, ladder rank and Glicko-2 at the end
+// of each day or week of a range (series.go), with the marks a graph
+// shows (exams, placements, adjustments, annulments, revocations, rank
+// changes). It and the schools' class tables and progress read one
+// implementation: Runs, a player's state and entries back to an instant,
+// kept in memory (entries never change) and read by _id from the head
+// down (runs.go). A rank is shown with "?" while the player places or
+// their deviation is above UnsettledRD; RankNote is the profile's
+// sentence on which number is what, in Chinese and English.
+//
 // # The ladder
 //
 // Ladder is rating.md §2 as one function: the winner's and loser's

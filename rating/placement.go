@@ -118,10 +118,23 @@ func (p PlayerState) Progress() PlacementProgress {
 	return PlacementProgress{Played: p.PlacingGames, Of: PlacementGames, Placed: !p.Placing}
 }
 
+// UnsettledRD is the Glicko-2 deviation above which a player's rank is
+// shown with a "?" (ShownRank), decided: OGS's provisional cutoff (160).
+// A newcomer starts at 350; against new opponents the deviation passes
+// below 160 after about nine games, before the PlacementGames end, and
+// a player placed by a teacher, an admin or an exam without games keeps
+// the "?" until games confirm the rank.
+const UnsettledRD = 160.0
+
+// Settled reports whether the player's rank is settled: not placing, and
+// a Glicko-2 deviation at or below UnsettledRD.
+func (p PlayerState) Settled() bool { return !p.Placing && p.Glicko.RD <= UnsettledRD }
+
 // ShownRank is the ladder rank as pages and the API show it: with a "?"
-// while the player is still placing (issue 16: the rank is not known yet).
+// while the player is still placing (issue 16: the rank is not known
+// yet) or their Glicko-2 deviation is above UnsettledRD (issue 14).
 func (p PlayerState) ShownRank() string {
-	if p.Placing {
+	if !p.Settled() {
 		return p.Rank().String() + "?"
 	}
 	return p.Rank().String()

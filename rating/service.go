@@ -38,6 +38,9 @@ type ServiceConfig struct {
 	// before issue 16. Players who had a state before it was set stay
 	// as they are.
 	Placement bool
+	// CachedEntries bounds the ledger entries kept in memory for tables
+	// and series (runs.go); 0 means DefaultCachedEntries.
+	CachedEntries int
 }
 
 // Service applies finished games to both players' ratings exactly once
@@ -62,6 +65,9 @@ type Service struct {
 	// and game.
 	hintMu sync.Mutex
 	hints  map[string]PlayerState
+
+	// runs keeps players' ledger entries read for tables and series.
+	runs ledgerCache
 }
 
 // maxHints bounds the hints; they are forgotten all at once when full.
@@ -122,7 +128,11 @@ func NewService(store Store, cfg ServiceConfig) *Service {
 	if cfg.Recorder == nil {
 		cfg.Recorder = noRecorder{}
 	}
-	return &Service{store: store, sys: cfg.System, now: cfg.Now, rec: cfg.Recorder, place: cfg.Placement, hints: map[string]PlayerState{}}
+	if cfg.CachedEntries <= 0 {
+		cfg.CachedEntries = DefaultCachedEntries
+	}
+	return &Service{store: store, sys: cfg.System, now: cfg.Now, rec: cfg.Recorder, place: cfg.Placement, hints: map[string]PlayerState{},
+		runs: newLedgerCache(cfg.CachedEntries)}
 }
 
 // newPlayer is the state a player starts with: NewPlayer, placing when

@@ -325,6 +325,9 @@ type Classmate struct {
 	ShownCertified ranks.Rank
 }
 
+// loadWorkers bounds the students read at once for one list.
+const loadWorkers = 8
+
 // classmates reads the students' public ranks, loadWorkers at a time.
 func (s *Service) classmates(ctx context.Context, sch School, c Class) ([]Classmate, error) {
 	out := make([]Classmate, len(c.Students))

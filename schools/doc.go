@@ -47,8 +47,9 @@
 // or week of a Range (a day without a game carries the last value) and
 // every rank change in it with its cause. All of it is read from the
 // students' states and ledger entries; entries never change, so those
-// read are kept in memory (ledger.go) and a table costs one store read
-// per student once they are known. WriteTableCSV and WriteProgressCSV
+// read are kept in memory (rating.Service.Runs, shared with the API's
+// rating history) and a table costs one store read per student once they
+// are known. WriteTableCSV and WriteProgressCSV
 // write CSV with a byte order mark and a header row in Chinese or
 // English (ranks as 5级 / 3段 in Chinese). TableQuery and ProgressQuery
 // take days as text (YYYY-MM-DD, "" for the defaults: the first of this

@@ -13,8 +13,8 @@ import (
 
 // Steps of a progress series.
 const (
-	StepDay  = "day"
-	StepWeek = "week" // ISO weeks, Monday to Sunday
+	StepDay  = string(rating.StepDay)
+	StepWeek = string(rating.StepWeek) // ISO weeks, Monday to Sunday
 )
 
 // ProgressQuery asks for progress over time: by day or by week across a
@@ -111,63 +111,29 @@ func (s *Service) progress(ctx context.Context, sch School, c Class, ms []Member
 	for i, m := range ms {
 		names[i] = m.Username
 	}
-	hs, err := s.histories(ctx, names, rg.From, false)
+	hs, err := s.ratings.Runs(ctx, names, rg.From, false)
 	if err != nil {
 		return Progress{}, err
 	}
-	ends := stepEnds(rg, q.Step, midnight(s.clock.Now(), loc), loc)
+	ends := rating.StepEnds(rg.From, rg.To, rating.SeriesStep(q.Step), midnight(s.clock.Now(), loc))
 	for i, m := range ms {
 		p.Series = append(p.Series, series(m, hs[i], rg, ends, sch.Scale))
 	}
 	return p, nil
 }
 
-// stepEnds lists the first instant after each step, up to the end of the
-// range or of today, whichever is first: days carry no value beyond
-// today.
-func stepEnds(r Range, step string, today time.Time, loc *time.Location) []time.Time {
-	last := r.To
-	if today.Before(last) {
-		last = today
+func series(m Member, h rating.Run, r Range, ends []time.Time, scale ranks.Scale) Series {
+	rs := h.Series(r.From, ends)
+	out := Series{Username: m.Username, Name: m.Name, Start: rs.Start, Points: make([]Point, len(rs.Points))}
+	for i, p := range rs.Points {
+		out.Points[i] = Point{Date: p.Date, Score: p.Score, Rank: p.Rank, Shown: scale.Show(p.Rank), Games: p.Games}
 	}
-	var out []time.Time
-	for d := r.From; !d.After(last); {
-		next := d.AddDate(0, 0, 1)
-		if step == StepWeek {
-			next = weekStart(d, loc).AddDate(0, 0, 7)
-			if end := last.AddDate(0, 0, 1); next.After(end) {
-				next = end
-			}
+	for _, e := range rs.Marks {
+		if e.RankChanged() {
+			out.Changes = append(out.Changes, RankChange{At: e.At, Seq: e.Seq, Cause: e.Cause, CauseID: e.CauseID, Actor: e.Actor,
+				Reason: e.Reason, ScoreBefore: e.ScoreBefore, ScoreAfter: e.ScoreAfter, RankBefore: e.RankBefore,
+				RankAfter: e.RankAfter, CertifiedBefore: e.CertifiedBefore, CertifiedAfter: e.CertifiedAfter})
 		}
-		out = append(out, next)
-		d = next
-	}
-	return out
-}
-
-func series(m Member, h history, r Range, ends []time.Time, scale ranks.Scale) Series {
-	out := Series{Username: m.Username, Name: m.Name, Start: scoreAt(h, r.From), Points: make([]Point, 0, len(ends))}
-	score, i := h.scoreBefore(), 0
-	es := h.Entries
-	for _, end := range ends {
-		games := 0
-		for i < len(es) && es[i].At.Before(end) {
-			e := es[i]
-			score = e.ScoreAfter
-			if !e.At.Before(r.From) {
-				if e.Cause == rating.CauseGame {
-					games++
-				}
-				if e.RankBefore != e.RankAfter || e.CertifiedBefore != e.CertifiedAfter {
-					out.Changes = append(out.Changes, RankChange{At: e.At, Seq: e.Seq, Cause: e.Cause, CauseID: e.CauseID, Actor: e.Actor,
-						Reason: e.Reason, ScoreBefore: e.ScoreBefore, ScoreAfter: e.ScoreAfter, RankBefore: e.RankBefore,
-						RankAfter: e.RankAfter, CertifiedBefore: e.CertifiedBefore, CertifiedAfter: e.CertifiedAfter})
-				}
-			}
-			i++
-		}
-		rk := ranks.FromScore(score)
-		out.Points = append(out.Points, Point{Date: end.AddDate(0, 0, -1).Format(DateLayout), Score: score, Rank: rk, Shown: scale.Show(rk), Games: games})
 	}
 	return out
 }

@@ -52,13 +52,12 @@ type Service struct {
 	clock    Clock
 
 	locks     [lockStripes]sync.Mutex
-	ledger    ledgerCache
 	examCache examCache
 }
 
 // New returns the service on its store and the services it calls.
 func New(store Store, accounts *players.Service, ratings *rating.Service, ex *exams.Service, clock Clock) *Service {
-	return &Service{store: store, accounts: accounts, ratings: ratings, exams: ex, clock: clock, ledger: newLedgerCache(DefaultCachedEntries)}
+	return &Service{store: store, accounts: accounts, ratings: ratings, exams: ex, clock: clock}
 }
 
 // now is the clock in UTC to the millisecond, the precision stores keep.

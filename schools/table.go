@@ -228,7 +228,7 @@ func (s *Service) table(ctx context.Context, sch School, ms []Member, classes ma
 	for i, m := range ms {
 		names[i] = m.Username
 	}
-	hs, err := s.histories(ctx, names, from, true)
+	hs, err := s.ratings.Runs(ctx, names, from, true)
 	if err != nil {
 		return Table{}, err
 	}
@@ -327,19 +327,7 @@ func annulled(es []rating.LedgerEntry) map[string]bool {
 	return out
 }
 
-// scoreAt is the score at instant at: after the last entry before it.
-func scoreAt(h history, at time.Time) int {
-	score := h.scoreBefore()
-	for _, e := range h.Entries {
-		if !e.At.Before(at) {
-			break
-		}
-		score = e.ScoreAfter
-	}
-	return score
-}
-
-func makeRow(m Member, h history, t Table, scale ranks.Scale) Row {
+func makeRow(m Member, h rating.Run, t Table, scale ranks.Scale) Row {
 	st := h.State
 	r := Row{Username: m.Username, Name: m.Name, Managed: m.Managed, Joined: m.Since,
 		Score: st.Score, Rank: st.Rank(), Certified: st.Certified, Rating: st.Glicko.Rating, RD: st.Glicko.RD, Games: st.Games}
@@ -363,7 +351,7 @@ func makeRow(m Member, h history, t Table, scale ranks.Scale) Row {
 			}
 		}
 	}
-	r.ScoreThen = scoreAt(h, t.Since)
+	r.ScoreThen = h.ScoreAt(t.Since)
 	r.RankThen = ranks.FromScore(r.ScoreThen)
 	r.Change = r.Score - r.ScoreThen
 	r.RankSteps = ladderIndex(r.Rank) - ladderIndex(r.RankThen)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/weiqi-platform/rank/internal/app"
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/players"
+	"github.com/weiqi-platform/rank/web"
 )
 
 // Config is rankd's configuration. Every field has a flag and an
@@ -56,6 +58,16 @@ type Config struct {
 	GameTTL time.Duration
 	// Placement: new players' first rated games are placement games.
 	Placement bool
+	// AbortWindow: how long after a pairing either player may abort its
+	// game (void, no loss).
+	AbortWindow time.Duration
+	// PublicReads: profiles, the leaderboard, finished games and a
+	// player's games and rating history answer without a token.
+	PublicReads bool
+	// CORSOrigins: origins whose pages may call the API from a browser.
+	CORSOrigins []string
+	// SecureCookies marks the pages' cookies Secure (behind HTTPS).
+	SecureCookies bool
 }
 
 // Defaults.
@@ -104,6 +116,10 @@ func (c *Config) settings() []setting {
 		{flag: "match-cooldown", env: "RANK_MATCH_COOLDOWN", usage: "two players who were paired are not paired again for this long", value: (*durationValue)(&c.MatchCooldown)},
 		{flag: "game-ttl", env: "RANK_GAME_TTL", usage: "a pairing's game not finished after this long is voided", value: (*durationValue)(&c.GameTTL)},
 		{flag: "placement", env: "RANK_PLACEMENT", usage: "new players' first rated games are placement games (true or false)", value: (*boolValue)(&c.Placement)},
+		{flag: "abort-window", env: "RANK_ABORT_WINDOW", usage: "how long after a pairing either player may abort its game (void, no loss)", value: (*durationValue)(&c.AbortWindow)},
+		{flag: "public-reads", env: "RANK_PUBLIC_READS", usage: "profiles, the leaderboard, finished games, a player's games and rating history readable without a token (true or false)", value: (*boolValue)(&c.PublicReads)},
+		{flag: "cors-origins", env: "RANK_CORS_ORIGINS", usage: "comma-separated origins (https://host[:port]) whose pages may call the API; no *", value: (*listValue)(&c.CORSOrigins)},
+		{flag: "secure-cookies", env: "RANK_SECURE_COOKIES", usage: "mark the web pages' session and CSRF cookies Secure (serve over HTTPS; true or false)", value: (*boolValue)(&c.SecureCookies)},
 	}
 }
 
@@ -134,6 +150,8 @@ func defaultConfig() Config {
 		MatchCooldown:   matchmaking.DefaultCooldown,
 		GameTTL:         intake.DefaultPendingTTL,
 		Placement:       true,
+		AbortWindow:     intake.DefaultAbortWindow,
+		PublicReads:     true,
 	}
 }
 
@@ -198,6 +216,14 @@ func (c Config) validate() error {
 	if err := c.matchPolicy().Check(); err != nil {
 		errs = append(errs, err)
 	}
+	if c.AbortWindow <= 0 {
+		errs = append(errs, fmt.Errorf("abort window %v must be positive", c.AbortWindow))
+	}
+	for _, o := range c.CORSOrigins {
+		if err := checkOrigin(o); err != nil {
+			errs = append(errs, fmt.Errorf("RANK_CORS_ORIGINS: %w", err))
+		}
+	}
 	return errors.Join(errs...)
 }
 
@@ -219,7 +245,23 @@ func (c Config) appConfig() app.Config {
 		Placement:      c.Placement,
 		BodyLimit:      c.BodyLimit,
 		TrustedProxies: c.TrustedProxies,
+		AbortWindow:    c.AbortWindow,
+		PublicReads:    c.PublicReads,
+		CORSOrigins:    c.CORSOrigins,
+		Web:            web.Config{SecureCookies: c.SecureCookies},
 	}
+}
+
+// checkOrigin accepts an origin as browsers send it: http or https, a
+// host, an optional port, nothing else ("*" is refused: the API never
+// answers every origin).
+func checkOrigin(o string) error {
+	u, err := url.Parse(o)
+	if o == "*" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		u.Path != "" || u.RawQuery != "" || u.Fragment != "" || strings.Contains(u.Host, "*") {
+		return fmt.Errorf("%q is not an origin scheme://host[:port] (no path, no *)", o)
+	}
+	return nil
 }
 
 // matchPolicy is the pairing policy the settings give.

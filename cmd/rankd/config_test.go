@@ -122,3 +122,29 @@ func TestHelpExitsZero(t *testing.T) {
 		t.Fatalf("bad flag exit %d, want 2", code)
 	}
 }
+
+// The page settings (issue 14): the abort window, public reads and the
+// CORS origins reach the application; "*" and what is no origin are
+// refused at start.
+func TestParseConfigPageSettings(t *testing.T) {
+	c, err := ParseConfig(nil, env(map[string]string{"RANK_ABORT_WINDOW": "90s", "RANK_PUBLIC_READS": "false",
+		"RANK_CORS_ORIGINS": "https://club.example, http://localhost:3000"}), &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := c.appConfig()
+	if a.AbortWindow != 90*time.Second || a.PublicReads || strings.Join(a.CORSOrigins, "|") != "https://club.example|http://localhost:3000" {
+		t.Fatalf("app config %+v", a)
+	}
+	if d := defaultConfig().appConfig(); !d.PublicReads || d.AbortWindow != 2*time.Minute || d.CORSOrigins != nil {
+		t.Fatalf("defaults %+v", d)
+	}
+	for _, bad := range []string{"*", "https://*.example", "club.example", "https://club.example/", "ftp://club.example", "https://u:p@club.example"} {
+		if _, err := ParseConfig(nil, env(map[string]string{"RANK_CORS_ORIGINS": bad}), &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "RANK_CORS_ORIGINS") {
+			t.Errorf("RANK_CORS_ORIGINS=%s: %v", bad, err)
+		}
+	}
+	if _, err := ParseConfig([]string{"--abort-window", "0s"}, env(nil), &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "abort window") {
+		t.Errorf("a zero abort window: %v", err)
+	}
+}

@@ -147,7 +147,7 @@ func (m *Main) Run(ctx context.Context) error {
 		}
 	}
 	m.server = &http.Server{
-		Handler:           m.App.Handler,
+		Handler:           m.App.HTTP,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,

@@ -7,7 +7,10 @@
 //
 // Pending games are marked in a small collection of their own until they
 // end, so that expiry and "is this player in a game" (Unfinished, asked at
-// every matchmaking enqueue) never scan the games.
+// every matchmaking enqueue) never scan the games. Likewise every game is
+// listed under its two players in a collection of small documents
+// (ByPlayer), which a player's games page scans instead of the records;
+// an abort is an end like a result or an expiry.
 //
 // Presence (intake.Presence) keeps who checked in for a pending game, one
 // insert per game and player.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -34,6 +35,11 @@ const (
 	// Flagged marks the games with a flag admins list, one document per
 	// game and flag (an insert: marking again is a duplicate).
 	Flagged = "games_flagged"
+	// ByPlayer holds one small document per game (its players and
+	// creation time), so that a player's games are listed by scanning
+	// small documents, never the records (FerretDB v1 on SQLite scans a
+	// collection for any query but one by _id; MongoDB uses the index).
+	ByPlayer = "games_by_player"
 )
 
 // Store is a intake.Store on a Mongo database. A game document is written
@@ -51,18 +57,20 @@ type Store struct {
 	rated   *mongo.Collection
 	pending *mongo.Collection
 	flagged *mongo.Collection
+	players *mongo.Collection
 	// The hot path's inserts, combined with concurrent callers' (group
 	// commit).
-	insGames, insUnrated, insRated *mongox.Inserter
-	delUnrated                     *mongox.Deleter
+	insGames, insUnrated, insRated, insPlayers *mongox.Inserter
+	delUnrated                                 *mongox.Deleter
 }
 
 var _ intake.Store = (*Store)(nil)
 
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
-	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated), rated: db.Collection(Rated), pending: db.Collection(Pending), flagged: db.Collection(Flagged)}
+	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated), rated: db.Collection(Rated), pending: db.Collection(Pending), flagged: db.Collection(Flagged), players: db.Collection(ByPlayer)}
 	s.insGames, s.insUnrated, s.insRated = mongox.NewInserter(s.games), mongox.NewInserter(s.unrated), mongox.NewInserter(s.rated)
+	s.insPlayers = mongox.NewInserter(s.players)
 	s.delUnrated = mongox.NewDeleter(s.unrated)
 	// source_id is unique: the idempotency key of a submission. The
 	// status index serves expiry (pending, by expiry). One call per
@@ -80,6 +88,20 @@ func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 		Keys: bson.D{{Key: "flag", Value: 1}, {Key: "at", Value: -1}, {Key: "game", Value: 1}}, Options: options.Index().SetName("flag_at"),
 	}); err != nil {
 		return nil, wrap("create flag index", err)
+	}
+	if _, err := s.ends.Indexes().CreateOne(ctx, mongo.IndexModel{
+		Keys: bson.D{{Key: "kind", Value: 1}, {Key: "at", Value: -1}}, Options: options.Index().SetName("kind_at"),
+	}); err != nil {
+		return nil, wrap("create end index", err)
+	}
+	// A player's games, newest first (PlayerGames; multikey on players).
+	if _, err := s.players.Indexes().CreateOne(ctx, mongo.IndexModel{
+		Keys: bson.D{{Key: "players", Value: 1}, {Key: "created_at", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("players_created"),
+	}); err != nil {
+		return nil, wrap("create player index", err)
+	}
+	if err := s.backfillByPlayer(ctx); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -184,6 +206,11 @@ func (s *Store) Create(ctx context.Context, g intake.StoredGame) error {
 			return err
 		}
 	}
+	// Listed by player before it is stored, like the marks: a listing
+	// drops an entry whose game never came.
+	if err := s.insPlayers.Insert(ctx, toPlayerDoc(d)); err != nil && !mongo.IsDuplicateKeyError(err) {
+		return wrap("list game by player", err)
+	}
 	err = s.insGames.Insert(ctx, d)
 	if mongo.IsDuplicateKeyError(err) {
 		return fmt.Errorf("%w: %q", intake.ErrSourceTaken, g.SourceID)
@@ -200,6 +227,12 @@ func (s *Store) one(ctx context.Context, filter bson.D, what string) (intake.Sto
 	if err != nil {
 		return intake.StoredGame{}, wrap("read game", err)
 	}
+	return s.assemble(ctx, d)
+}
+
+// assemble is the game document as it stands: as created, or as its end
+// made it, and rated once marked.
+func (s *Store) assemble(ctx context.Context, d gameDoc) (intake.StoredGame, error) {
 	if d.Status == string(intake.StatusPending) {
 		var end endDoc
 		err := s.ends.FindOne(ctx, bson.D{{Key: "_id", Value: d.ID}}).Decode(&end)
@@ -239,8 +272,13 @@ func (s *Store) BySource(ctx context.Context, sourceID string) (intake.StoredGam
 // finished game) or expired.
 type endDoc struct {
 	ID   string   `bson:"_id"`
-	Kind string   `bson:"kind"` // a intake.Status: finished or expired
+	Kind string   `bson:"kind"` // a intake.Status: finished, expired or aborted
 	Game *gameDoc `bson:"game,omitempty"`
+	// An abort's player, both players and time.
+	By    string     `bson:"by,omitempty"`
+	Black string     `bson:"black,omitempty"`
+	White string     `bson:"white,omitempty"`
+	At    *time.Time `bson:"at,omitempty"`
 }
 
 // Finish implements intake.Store.
@@ -468,6 +506,156 @@ func (s *Store) Flagged(ctx context.Context, flag string, after *intake.FlagCurs
 			return nil, err
 		}
 		out = append(out, intake.FlaggedGame{Game: g, Flag: m.Flag, At: m.At.UTC()})
+	}
+	return out, nil
+}
+
+// playerDoc lists one game under its players (ByPlayer).
+type playerDoc struct {
+	ID        string    `bson:"_id"`
+	Players   []string  `bson:"players"`
+	CreatedAt time.Time `bson:"created_at"`
+}
+
+func toPlayerDoc(d gameDoc) playerDoc {
+	return playerDoc{ID: d.ID, Players: []string{d.Black, d.White}, CreatedAt: d.CreatedAt}
+}
+
+// backfilledID marks ByPlayer as holding every game stored before it
+// existed (it matches no player query: it has no players).
+const backfilledID = "!backfilled"
+
+// backfillByPlayer lists the games stored before ByPlayer existed, once
+// per database: every rankd start checks the mark (a read by _id); a
+// start that dies midway does it again (the inserts are idempotent).
+func (s *Store) backfillByPlayer(ctx context.Context) error {
+	err := s.players.FindOne(ctx, bson.D{{Key: "_id", Value: backfilledID}}).Err()
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, mongo.ErrNoDocuments) {
+		return wrap("read player list mark", err)
+	}
+	cur, err := s.games.Find(ctx, bson.D{}, options.Find().SetProjection(bson.D{{Key: "black", Value: 1}, {Key: "white", Value: 1}, {Key: "created_at", Value: 1}}))
+	if err != nil {
+		return wrap("list games to backfill", err)
+	}
+	var docs []gameDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return wrap("list games to backfill", err)
+	}
+	for start := 0; start < len(docs); start += 500 {
+		batch := make([]any, 0, 500)
+		for _, d := range docs[start:min(start+500, len(docs))] {
+			batch = append(batch, toPlayerDoc(d))
+		}
+		for _, err := range s.insPlayers.InsertAll(ctx, batch) {
+			if err != nil && !mongo.IsDuplicateKeyError(err) {
+				return wrap("backfill player list", err)
+			}
+		}
+	}
+	if _, err := s.players.InsertOne(ctx, bson.D{{Key: "_id", Value: backfilledID}}); err != nil && !mongo.IsDuplicateKeyError(err) {
+		return wrap("mark player list", err)
+	}
+	return nil
+}
+
+// playerBatch is how many list entries PlayerGames reads at a time while
+// a state filter leaves its page short.
+const playerBatch = 50
+
+// PlayerGames implements intake.Store: the player's entries in ByPlayer
+// (small documents), newest first, then each game by _id put together as
+// it stands (its end, its being rated), filtered by state until the page
+// is full.
+func (s *Store) PlayerGames(ctx context.Context, q intake.GamesQuery) ([]intake.StoredGame, error) {
+	filter := bson.D{{Key: "players", Value: q.Player}}
+	if q.Opponent != "" {
+		filter = bson.D{{Key: "players", Value: bson.D{{Key: "$all", Value: bson.A{q.Player, q.Opponent}}}}}
+	}
+	after := q.After
+	batch := int64(playerBatch)
+	if q.Limit > 0 && len(q.States) == 0 {
+		batch = int64(q.Limit)
+	}
+	var out []intake.StoredGame
+	for {
+		f := filter
+		if after != nil {
+			at := after.At.UTC()
+			f = append(slices.Clone(filter), bson.E{Key: "$or", Value: bson.A{
+				bson.D{{Key: "created_at", Value: bson.D{{Key: "$lt", Value: at}}}},
+				bson.D{{Key: "created_at", Value: at}, {Key: "_id", Value: bson.D{{Key: "$lt", Value: after.ID}}}},
+			}})
+		}
+		cur, err := s.players.Find(ctx, f, options.Find().SetSort(bson.D{{Key: "created_at", Value: -1}, {Key: "_id", Value: -1}}).SetLimit(batch))
+		if err != nil {
+			return nil, wrap("list player games", err)
+		}
+		var entries []playerDoc
+		if err := cur.All(ctx, &entries); err != nil {
+			return nil, wrap("list player games", err)
+		}
+		for _, e := range entries {
+			g, err := s.Game(ctx, e.ID)
+			if errors.Is(err, intake.ErrNotFound) {
+				continue // listed just before it is stored, or its create failed
+			}
+			if err != nil {
+				return nil, err
+			}
+			g.CreatedAt = e.CreatedAt.UTC() // as created: the order's key
+			if len(q.States) == 0 || slices.Contains(q.States, g.Status) {
+				out = append(out, g)
+				if q.Limit > 0 && len(out) == q.Limit {
+					return out, nil
+				}
+			}
+		}
+		if int64(len(entries)) < batch {
+			return out, nil
+		}
+		last := entries[len(entries)-1]
+		after = &intake.GameCursor{At: last.CreatedAt.UTC(), ID: last.ID}
+	}
+}
+
+// Abort implements intake.Store: decided like a result or an expiry, by
+// an insert under the game's id.
+func (s *Store) Abort(ctx context.Context, id, by string, at time.Time) error {
+	g, err := s.Game(ctx, id)
+	if err != nil {
+		return err
+	}
+	if g.Status != intake.StatusPending {
+		return fmt.Errorf("game %s is %s: %w", id, g.Status, intake.ErrNotPending)
+	}
+	t := at.UTC()
+	end := endDoc{ID: id, Kind: string(intake.StatusAborted), By: by, Black: g.Black, White: g.White, At: &t}
+	if _, err := s.ends.InsertOne(ctx, end); err != nil {
+		if mongo.IsDuplicateKeyError(err) {
+			return fmt.Errorf("game %s already ended: %w", id, intake.ErrNotPending)
+		}
+		return wrap("decide game end", err)
+	}
+	return s.unmarkPending(ctx, id)
+}
+
+// Aborts implements intake.Store.
+func (s *Store) Aborts(ctx context.Context, since time.Time) ([]intake.Abort, error) {
+	cur, err := s.ends.Find(ctx, bson.D{{Key: "kind", Value: string(intake.StatusAborted)}, {Key: "at", Value: bson.D{{Key: "$gte", Value: since.UTC()}}}},
+		options.Find().SetSort(bson.D{{Key: "at", Value: -1}, {Key: "_id", Value: 1}}))
+	if err != nil {
+		return nil, wrap("list aborts", err)
+	}
+	var docs []endDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, wrap("list aborts", err)
+	}
+	out := make([]intake.Abort, len(docs))
+	for i, d := range docs {
+		out[i] = intake.Abort{GameID: d.ID, By: d.By, Black: d.Black, White: d.White, At: d.At.UTC()}
 	}
 	return out, nil
 }

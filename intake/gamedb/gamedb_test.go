@@ -2,7 +2,9 @@ package gamedb_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/intake/gamedb"
@@ -30,6 +32,65 @@ func TestNewIsIdempotent(t *testing.T) {
 	for i := range 2 {
 		if _, err := gamedb.New(context.Background(), db); err != nil {
 			t.Fatalf("New #%d: %v", i+1, err)
+		}
+	}
+}
+
+// TestPlayerListBackfilled: games stored before the player list existed
+// are listed once New has run on the database again, and the mark makes
+// later starts skip the backfill.
+func TestPlayerListBackfilled(t *testing.T) {
+	ctx := context.Background()
+	db := testsvc.Mongo(t)
+	s, err := gamedb.New(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	for i, pair := range [][2]string{{"ann", "bob"}, {"bob", "cat"}, {"cat", "ann"}} {
+		if err := s.Create(ctx, intaketest.Finished(fmt.Sprint("g", i), fmt.Sprint("s", i), pair[0], pair[1], t0.Add(time.Duration(i)*time.Minute))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Collection(gamedb.ByPlayer).Drop(ctx); err != nil { // as before the list existed
+		t.Fatal(err)
+	}
+	if s, err = gamedb.New(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	gs, err := s.PlayerGames(ctx, intake.GamesQuery{Player: "ann"})
+	if err != nil || len(gs) != 2 || gs[0].ID != "g2" || gs[1].ID != "g0" {
+		t.Fatalf("ann's games after the backfill: %v, %v", gs, err)
+	}
+	if n, err := db.Collection(gamedb.ByPlayer).CountDocuments(ctx, map[string]any{}); err != nil || n != 4 {
+		t.Fatalf("list entries %d (%v), want 3 and the mark", n, err)
+	}
+}
+
+// BenchmarkPlayerGames: a page of 50 of one player's games among 2,000
+// games of 20 players (each player in about 200), on the test store.
+func BenchmarkPlayerGames(b *testing.B) {
+	ctx := context.Background()
+	s, err := gamedb.New(ctx, testsvc.Mongo(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range 2000 {
+		black, white := fmt.Sprintf("p%02d", i%20), fmt.Sprintf("p%02d", (i*7+1)%20)
+		if black == white {
+			white = "p99"
+		}
+		g := intaketest.Finished(fmt.Sprintf("g%04d", i), fmt.Sprintf("s%04d", i), black, white, time.Date(2026, 3, 1, 0, 0, i, 0, time.UTC))
+		if err := s.Create(ctx, g); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		gs, err := s.PlayerGames(ctx, intake.GamesQuery{Player: "p03", Limit: 50})
+		if err != nil || len(gs) != 50 {
+			b.Fatalf("%d games, %v", len(gs), err)
 		}
 	}
 }

@@ -33,6 +33,8 @@ func Run(t *testing.T, newStore func(t *testing.T) intake.Store) {
 		{"UnfinishedUntilEnded", unfinishedUntilEnded},
 		{"FlaggedOnceNewestFirst", flaggedOnceNewestFirst},
 		{"TimesInUTCToTheMillisecond", timesInUTC},
+		{"PlayerGamesNewestFirst", playerGamesNewestFirst},
+		{"AbortOncePending", abortOncePending},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
 	}
@@ -426,5 +428,111 @@ func flaggedOnceNewestFirst(t *testing.T, s intake.Store) {
 	}
 	if g := mustGet(t, s, "g1"); !g.PlayedAt.Equal(t0.Add(-time.Hour)) {
 		t.Fatalf("played_at %v, want %v", g.PlayedAt, t0.Add(-time.Hour))
+	}
+}
+
+// playerGamesNewestFirst: a player's games on either side, newest created
+// first then by id descending, paged by the cursor, filtered by opponent
+// and by state (as the game stands: a pending game finished and rated
+// is rated, listed at its creation time).
+func playerGamesNewestFirst(t *testing.T, s intake.Store) {
+	ctx := context.Background()
+	mustCreate(t, s, Finished("g1", "s1", "alice", "bob", t0))
+	mustCreate(t, s, Finished("g2", "s2", "carol", "alice", t0.Add(time.Minute)))
+	mustCreate(t, s, Finished("g3", "s3", "bob", "carol", t0.Add(2*time.Minute)))
+	mustCreate(t, s, PendingGame("p4", "alice", "bob", t0.Add(3*time.Minute), time.Hour))
+	mustCreate(t, s, PendingGame("p5", "bob", "alice", t0.Add(3*time.Minute), time.Hour))
+	mustCreate(t, s, PendingGame("p6", "alice", "dave", t0.Add(4*time.Minute), time.Hour))
+	fin := Finished("p5", "p5", "bob", "alice", t0.Add(10*time.Minute))
+	if err := s.Finish(ctx, fin); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MarkRated(ctx, "p5"); err != nil {
+		t.Fatal(err)
+	}
+	list := func(q intake.GamesQuery) []intake.StoredGame {
+		t.Helper()
+		gs, err := s.PlayerGames(ctx, q)
+		if err != nil {
+			t.Fatalf("PlayerGames(%+v): %v", q, err)
+		}
+		return gs
+	}
+	want := func(what string, gs []intake.StoredGame, ids ...string) {
+		t.Helper()
+		if got := gameIDs(gs); !reflect.DeepEqual(got, ids) {
+			t.Errorf("%s: %v, want %v", what, got, ids)
+		}
+	}
+	all := list(intake.GamesQuery{Player: "alice"})
+	want("all of alice's", all, "p6", "p5", "p4", "g2", "g1")
+	if all[1].Status != intake.StatusRated || !all[1].CreatedAt.Equal(t0.Add(3*time.Minute)) || all[1].Verdict == nil {
+		t.Errorf("p5 as listed: %+v", all[1])
+	}
+	page := list(intake.GamesQuery{Player: "alice", Limit: 2})
+	want("page 1", page, "p6", "p5")
+	c := intake.CursorOf(page[1])
+	page = list(intake.GamesQuery{Player: "alice", Limit: 2, After: &c})
+	want("page 2", page, "p4", "g2")
+	c = intake.CursorOf(page[1])
+	want("page 3", list(intake.GamesQuery{Player: "alice", Limit: 2, After: &c}), "g1")
+	want("against bob", list(intake.GamesQuery{Player: "alice", Opponent: "bob"}), "p5", "p4", "g1")
+	want("pending", list(intake.GamesQuery{Player: "alice", States: []intake.Status{intake.StatusPending}}), "p6", "p4")
+	want("finished or rated, one a page", list(intake.GamesQuery{Player: "alice", Limit: 1, States: []intake.Status{intake.StatusFinished, intake.StatusRated}}), "p5")
+	want("pending against dave", list(intake.GamesQuery{Player: "alice", Opponent: "dave", States: []intake.Status{intake.StatusPending}}), "p6")
+	want("nobody's", list(intake.GamesQuery{Player: "zed"}), []string{}...)
+}
+
+func gameIDs(gs []intake.StoredGame) []string {
+	out := []string{}
+	for _, g := range gs {
+		out = append(out, g.ID)
+	}
+	return out
+}
+
+// abortOncePending: only a pending game is aborted, once; it then stands
+// aborted, is no longer unfinished, cannot be finished or expired, and is
+// listed with who aborted it from since on.
+func abortOncePending(t *testing.T, s intake.Store) {
+	ctx := context.Background()
+	mustCreate(t, s, PendingGame("p1", "alice", "bob", t0, time.Hour))
+	mustCreate(t, s, PendingGame("p2", "carol", "alice", t0, time.Hour))
+	mustCreate(t, s, Finished("g1", "s1", "alice", "bob", t0))
+	if err := s.Abort(ctx, "p1", "bob", t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if g := mustGet(t, s, "p1"); g.Status != intake.StatusAborted {
+		t.Errorf("p1 after its abort: %s", g.Status)
+	}
+	for _, id := range []string{"p1", "g1"} {
+		if err := s.Abort(ctx, id, "alice", t0.Add(2*time.Minute)); !errors.Is(err, intake.ErrNotPending) {
+			t.Errorf("abort %s: %v, want ErrNotPending", id, err)
+		}
+	}
+	if err := s.Abort(ctx, "nope", "alice", t0); !errors.Is(err, intake.ErrNotFound) {
+		t.Errorf("abort of no game: %v", err)
+	}
+	if err := s.Finish(ctx, Finished("p1", "p1", "alice", "bob", t0)); !errors.Is(err, intake.ErrNotPending) {
+		t.Errorf("finish after abort: %v", err)
+	}
+	if n, err := s.ExpirePending(ctx, t0.Add(2*time.Hour)); err != nil || n != 1 {
+		t.Errorf("expiry after abort: %d, %v; want p2 only", n, err)
+	}
+	if ids, err := s.Unfinished(ctx, "bob"); err != nil || len(ids) != 0 {
+		t.Errorf("bob's unfinished: %v, %v", ids, err)
+	}
+	mustCreate(t, s, PendingGame("p3", "dave", "alice", t0, time.Hour))
+	if err := s.Abort(ctx, "p3", "alice", t0.Add(3*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Aborts(ctx, t0)
+	want := []intake.Abort{{GameID: "p3", By: "alice", Black: "dave", White: "alice", At: t0.Add(3 * time.Minute)},
+		{GameID: "p1", By: "bob", Black: "alice", White: "bob", At: t0.Add(time.Minute)}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Aborts = %+v, %v; want %+v", got, err, want)
+	}
+	if got, err := s.Aborts(ctx, t0.Add(2*time.Minute)); err != nil || len(got) != 1 || got[0].GameID != "p3" {
+		t.Errorf("Aborts since the second: %+v, %v", got, err)
 	}
 }

@@ -60,6 +60,8 @@ type memGame struct {
 type memEnd struct {
 	kind intake.Status
 	game memGame
+	by   string    // who aborted it
+	at   time.Time // when it was aborted
 }
 
 type memMark struct {
@@ -433,5 +435,82 @@ func (m *Memory) Flagged(ctx context.Context, flag string, after *intake.FlagCur
 		}
 		out = append(out, intake.FlaggedGame{Game: g, Flag: f.flag, At: f.at})
 	}
+	return out, nil
+}
+
+// PlayerGames implements intake.Store.
+func (m *Memory) PlayerGames(ctx context.Context, q intake.GamesQuery) ([]intake.StoredGame, error) {
+	if err := m.enter(ctx, "PlayerGames"); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []intake.StoredGame
+	for id, c := range m.games {
+		g := c.g
+		if g.Black != q.Player && g.White != q.Player {
+			continue
+		}
+		if q.Opponent != "" && (g.Black != q.Player || g.White != q.Opponent) && (g.White != q.Player || g.Black != q.Opponent) {
+			continue
+		}
+		if q.After != nil && !q.After.Before(g) {
+			continue
+		}
+		d, _ := m.assembled(id)
+		if len(q.States) > 0 && !slices.Contains(q.States, d.g.Status) {
+			continue
+		}
+		full, err := d.game()
+		if err != nil {
+			return nil, err
+		}
+		full.CreatedAt = g.CreatedAt // as created: the order's key
+		out = append(out, full)
+	}
+	slices.SortFunc(out, func(a, b intake.StoredGame) int {
+		return cmp.Or(b.CreatedAt.Compare(a.CreatedAt), cmp.Compare(b.ID, a.ID))
+	})
+	if q.Limit > 0 && len(out) > q.Limit {
+		out = out[:q.Limit]
+	}
+	return out, nil
+}
+
+// Abort implements intake.Store.
+func (m *Memory) Abort(ctx context.Context, id, by string, at time.Time) error {
+	if err := m.enter(ctx, "Abort"); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g, ok := m.assembled(id)
+	if !ok {
+		return fmt.Errorf("game %s: %w", id, intake.ErrNotFound)
+	}
+	if g.g.Status != intake.StatusPending {
+		return fmt.Errorf("game %s is %s: %w", id, g.g.Status, intake.ErrNotPending)
+	}
+	m.ends[id] = memEnd{kind: intake.StatusAborted, by: by, at: memTime(at)}
+	delete(m.pending, id)
+	return nil
+}
+
+// Aborts implements intake.Store.
+func (m *Memory) Aborts(ctx context.Context, since time.Time) ([]intake.Abort, error) {
+	if err := m.enter(ctx, "Aborts"); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []intake.Abort
+	for id, e := range m.ends {
+		if e.kind != intake.StatusAborted || e.at.Before(since) {
+			continue
+		}
+		g := m.games[id].g
+		out = append(out, intake.Abort{GameID: id, By: e.by, Black: g.Black, White: g.White, At: e.at})
+	}
+	slices.SortFunc(out, func(a, b intake.Abort) int { return cmp.Or(b.At.Compare(a.At), cmp.Compare(a.GameID, b.GameID)) })
 	return out, nil
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"strings"
 	"time"
 
 	"github.com/weiqi-platform/rank/api"
@@ -17,6 +19,7 @@ import (
 	"github.com/weiqi-platform/rank/rating"
 	"github.com/weiqi-platform/rank/reviews"
 	"github.com/weiqi-platform/rank/schools"
+	"github.com/weiqi-platform/rank/web"
 )
 
 // Clock is the one clock: everything that reads time reads it (accounts
@@ -46,6 +49,18 @@ type Config struct {
 	// HTTP.
 	BodyLimit      int64
 	TrustedProxies []string
+	// AbortWindow is how long after a pairing either player may abort its
+	// game (intake.DefaultAbortWindow when 0).
+	AbortWindow time.Duration
+	// PublicReads lets profiles, the leaderboard, finished games, a
+	// player's games and rating history be read without a token (rankd
+	// turns it on; api.Deps.PublicReads).
+	PublicReads bool
+	// CORSOrigins are the origins whose pages may call the API from a
+	// browser (api.Deps.CORSOrigins).
+	CORSOrigins []string
+	// Web: the pages' settings (Secure cookies).
+	Web web.Config
 }
 
 // The scheduled jobs and when they fire, decided. Every replica runs the
@@ -85,6 +100,11 @@ type App struct {
 	Clock       Clock
 	Logger      *slog.Logger
 
+	// Pages serves the web pages; HTTP is what rankd serves: the API's
+	// paths to Handler, every other path to Pages.
+	Pages *web.Server
+	HTTP  http.Handler
+
 	stop context.CancelFunc
 	done chan struct{}
 }
@@ -106,7 +126,8 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 	pc.Now = clock.Now
 	a.Players = players.NewService(s.Accounts, s.Limits, pc)
 	a.Ratings = rating.NewService(s.Ratings, rating.ServiceConfig{System: rating.Default, Recorder: reg, Now: clock.Now, Placement: cfg.Placement})
-	a.Intake = intake.New(s.Games, s.Presence, a.Ratings, a.Players, reg, intake.Config{Now: clock.Now, PendingTTL: cfg.GameTTL})
+	a.Intake = intake.New(s.Games, s.Presence, a.Ratings, a.Players, reg, intake.Config{Now: clock.Now, PendingTTL: cfg.GameTTL,
+		AbortWindow: cfg.AbortWindow, AbortMakers: []string{matchmaking.By}})
 	a.Exams = &exams.Service{Store: s.Exams, Intake: a.Intake, Ratings: a.Ratings, Accounts: a.Players,
 		Calendar: jobs.Calendar{}, Clock: clock}
 	a.Reviews = reviews.NewService(s.Reviews, clock.Now, reviews.Sources{Ratings: a.Ratings, Intake: a.Intake, Exams: a.Exams})
@@ -136,11 +157,36 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 		BodyLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies,
 		Players: a.Players, Ratings: a.Ratings, Games: a.Intake, Exams: a.Exams, Jobs: a.Jobs, Matchmaking: a.Matchmaking,
 		Reviews: a.Reviews, Schools: a.Schools,
+		PublicReads: cfg.PublicReads, CORSOrigins: cfg.CORSOrigins,
 	})
 	if err != nil {
 		return nil, err
 	}
+	wc := cfg.Web
+	wc.PublicReads, wc.TrustedProxies = cfg.PublicReads, cfg.TrustedProxies
+	a.Pages, err = web.New(web.Deps{
+		Logger: log, Config: wc,
+		Players: a.Players, Ratings: a.Ratings, Games: a.Intake, Exams: a.Exams, Matchmaking: a.Matchmaking,
+		Schools: a.Schools, Jobs: a.Jobs,
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.HTTP = root(a.Handler, a.Pages)
 	return a, nil
+}
+
+// root sends the API's paths (/api/..., /healthz, /readyz, /metrics) to
+// the API and every other path to the pages.
+func root(apiH, pages http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		if strings.HasPrefix(p, "/api/") || p == "/api" || p == "/healthz" || p == "/readyz" || p == "/metrics" {
+			apiH.ServeHTTP(w, r)
+			return
+		}
+		pages.ServeHTTP(w, r)
+	})
 }
 
 // Recover completes every unfinished rating operation, then rates every

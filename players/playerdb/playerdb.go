@@ -21,6 +21,9 @@ const (
 	// Links ties game servers' player ids to accounts, one document per
 	// server and id (an insert: the first link stays).
 	Links = "player_links"
+	// Names holds the name keys (players.NameKey) claimed by accounts,
+	// one document per key (an insert: one account wins).
+	Names = "player_names"
 )
 
 // Store is a players.Store on a Mongo database.
@@ -28,13 +31,14 @@ type Store struct {
 	accounts *mongo.Collection
 	tokens   *mongo.Collection
 	links    *mongo.Collection
+	names    *mongo.Collection
 }
 
 var _ players.Store = (*Store)(nil)
 
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
-	s := &Store{accounts: db.Collection(Accounts), tokens: db.Collection(Tokens), links: db.Collection(Links)}
+	s := &Store{accounts: db.Collection(Accounts), tokens: db.Collection(Tokens), links: db.Collection(Links), names: db.Collection(Names)}
 	// The _id indexes make usernames and token hashes unique; these serve
 	// a player's tokens (revoking all of them) and clearing expired ones.
 	// One call per index: FerretDB v1 panics on a createIndexes of several
@@ -59,14 +63,15 @@ type accountDoc struct {
 	CreatedAt    time.Time `bson:"created_at"`
 	CreatedBy    string    `bson:"created_by,omitempty"`
 	ManagedBy    string    `bson:"managed_by,omitempty"`
+	DisplayName  string    `bson:"display_name,omitempty"`
 }
 
 func toAccountDoc(a players.Account) accountDoc {
-	return accountDoc{Username: a.Username, Role: string(a.Role), PasswordHash: a.PasswordHash, CreatedAt: a.CreatedAt.UTC(), CreatedBy: a.CreatedBy, ManagedBy: a.ManagedBy}
+	return accountDoc{Username: a.Username, Role: string(a.Role), PasswordHash: a.PasswordHash, CreatedAt: a.CreatedAt.UTC(), CreatedBy: a.CreatedBy, ManagedBy: a.ManagedBy, DisplayName: a.DisplayName}
 }
 
 func (d accountDoc) account() players.Account {
-	return players.Account{Username: d.Username, Role: players.Role(d.Role), PasswordHash: d.PasswordHash, CreatedAt: d.CreatedAt.UTC(), CreatedBy: d.CreatedBy, ManagedBy: d.ManagedBy}
+	return players.Account{Username: d.Username, Role: players.Role(d.Role), PasswordHash: d.PasswordHash, CreatedAt: d.CreatedAt.UTC(), CreatedBy: d.CreatedBy, ManagedBy: d.ManagedBy, DisplayName: d.DisplayName}
 }
 
 // tokenDoc is the stored form of players.Token.
@@ -224,4 +229,52 @@ func (s *Store) Link(ctx context.Context, server, externalID string) (players.Li
 		return players.Link{}, wrap("read link", err)
 	}
 	return players.Link{Server: d.Server, ExternalID: d.ExternalID, Username: d.Username, At: d.At.UTC()}, nil
+}
+
+// nameDoc is a claimed name key.
+type nameDoc struct {
+	Key      string `bson:"_id"`
+	Username string `bson:"username"`
+}
+
+// ClaimName implements players.Store: an insert under the key; a
+// duplicate is the account's own claim or another's.
+func (s *Store) ClaimName(ctx context.Context, key, username string) error {
+	_, err := s.names.InsertOne(ctx, nameDoc{Key: key, Username: username})
+	if !mongo.IsDuplicateKeyError(err) {
+		return wrap("claim name", err)
+	}
+	var d nameDoc
+	if err := s.names.FindOne(ctx, bson.D{{Key: "_id", Value: key}}).Decode(&d); err != nil {
+		if errors.Is(err, mongo.ErrNoDocuments) { // released meanwhile: try again
+			return s.ClaimName(ctx, key, username)
+		}
+		return wrap("read name claim", err)
+	}
+	if d.Username != username {
+		return fmt.Errorf("name key %q: %w", key, players.ErrNameTaken)
+	}
+	return nil
+}
+
+// ReleaseName implements players.Store.
+func (s *Store) ReleaseName(ctx context.Context, key, username string) error {
+	_, err := s.names.DeleteOne(ctx, bson.D{{Key: "_id", Value: key}, {Key: "username", Value: username}})
+	return wrap("release name", err)
+}
+
+// SetDisplayName implements players.Store: an update by _id.
+func (s *Store) SetDisplayName(ctx context.Context, username, name string) error {
+	set := bson.D{{Key: "$set", Value: bson.D{{Key: "display_name", Value: name}}}}
+	if name == "" {
+		set = bson.D{{Key: "$unset", Value: bson.D{{Key: "display_name", Value: ""}}}}
+	}
+	res, err := s.accounts.UpdateOne(ctx, bson.D{{Key: "_id", Value: username}}, set)
+	if err != nil {
+		return wrap("set display name", err)
+	}
+	if res.MatchedCount == 0 {
+		return fmt.Errorf("account %q: %w", username, players.ErrNotFound)
+	}
+	return nil
 }

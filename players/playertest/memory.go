@@ -28,13 +28,14 @@ type Memory struct {
 	accounts map[string]players.Account
 	tokens   map[string]players.Token
 	links    map[string]players.Link
+	names    map[string]string // name key → account
 }
 
 var _ players.Store = (*Memory)(nil)
 
 // NewMemory returns an empty Memory.
 func NewMemory() *Memory {
-	return &Memory{accounts: map[string]players.Account{}, tokens: map[string]players.Token{}, links: map[string]players.Link{}}
+	return &Memory{accounts: map[string]players.Account{}, tokens: map[string]players.Token{}, links: map[string]players.Link{}, names: map[string]string{}}
 }
 
 // enter runs the fault hook and refuses a finished context, as a driver
@@ -196,5 +197,48 @@ func (m *Memory) RevokeTokens(ctx context.Context, username string, at time.Time
 			m.tokens[h] = t
 		}
 	}
+	return nil
+}
+
+// ClaimName implements players.Store.
+func (m *Memory) ClaimName(ctx context.Context, key, username string) error {
+	if err := m.enter(ctx, "ClaimName"); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if held, ok := m.names[key]; ok && held != username {
+		return fmt.Errorf("name key %q: %w", key, players.ErrNameTaken)
+	}
+	m.names[key] = username
+	return nil
+}
+
+// ReleaseName implements players.Store.
+func (m *Memory) ReleaseName(ctx context.Context, key, username string) error {
+	if err := m.enter(ctx, "ReleaseName"); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.names[key] == username {
+		delete(m.names, key)
+	}
+	return nil
+}
+
+// SetDisplayName implements players.Store.
+func (m *Memory) SetDisplayName(ctx context.Context, username, name string) error {
+	if err := m.enter(ctx, "SetDisplayName"); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a, ok := m.accounts[username]
+	if !ok {
+		return fmt.Errorf("account %q: %w", username, players.ErrNotFound)
+	}
+	a.DisplayName = name
+	m.accounts[username] = a
 	return nil
 }

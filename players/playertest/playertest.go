@@ -31,6 +31,8 @@ func Run(t *testing.T, newStore func(t *testing.T) players.Store) {
 		{"ManagedAccountRoundTrip", managedRoundTrip},
 		{"SetPassword", setPassword},
 		{"RevokeTokensOfOneAccount", revokeTokens},
+		{"NameClaimedOnce", nameClaimedOnce},
+		{"SetDisplayName", setDisplayName},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
 	}
@@ -310,5 +312,57 @@ func revokeTokens(t *testing.T, s players.Store) {
 	}
 	if err := s.RevokeTokens(ctx, "nobody", late); err != nil {
 		t.Errorf("RevokeTokens of an account without tokens: %v", err)
+	}
+}
+
+// nameClaimedOnce: a key is one account's; claiming it again is no error
+// for its holder, ErrNameTaken for another; released only by its holder.
+func nameClaimedOnce(t *testing.T, s players.Store) {
+	ctx := context.Background()
+	if err := s.ClaimName(ctx, "k1", "ann"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ClaimName(ctx, "k1", "ann"); err != nil {
+		t.Fatalf("claimed again by its holder: %v", err)
+	}
+	if err := s.ClaimName(ctx, "k1", "bob"); !errors.Is(err, players.ErrNameTaken) {
+		t.Fatalf("claimed by another: %v, want ErrNameTaken", err)
+	}
+	if err := s.ReleaseName(ctx, "k1", "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ClaimName(ctx, "k1", "bob"); !errors.Is(err, players.ErrNameTaken) {
+		t.Fatalf("released by another, then claimed: %v, want ErrNameTaken", err)
+	}
+	if err := s.ReleaseName(ctx, "k1", "ann"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ClaimName(ctx, "k1", "bob"); err != nil {
+		t.Fatalf("claimed after its release: %v", err)
+	}
+}
+
+func setDisplayName(t *testing.T, s players.Store) {
+	ctx := context.Background()
+	a := account("gus", players.RolePlayer)
+	if err := s.CreateAccount(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetDisplayName(ctx, "gus", "柯洁"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Account(ctx, "gus")
+	a.DisplayName = "柯洁"
+	if err != nil || got != a {
+		t.Fatalf("after SetDisplayName: %+v, %v; want %+v", got, err, a)
+	}
+	if err := s.SetDisplayName(ctx, "gus", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Account(ctx, "gus"); got.DisplayName != "" {
+		t.Fatalf("after clearing: %+v", got)
+	}
+	if err := s.SetDisplayName(ctx, "nobody", "x"); !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("SetDisplayName(nobody) = %v, want ErrNotFound", err)
 	}
 }

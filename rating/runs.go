@@ -1,4 +1,4 @@
-package schools
+package rating
 
 import (
 	"cmp"
@@ -6,8 +6,6 @@ import (
 	"slices"
 	"sync"
 	"time"
-
-	"github.com/weiqi-platform/rank/rating"
 )
 
 // Reading students' ledgers, decided. Ledger entries never change once
@@ -16,7 +14,7 @@ import (
 // since are read again: a class table costs one store read per student
 // (their latest state) once its entries are known. On the embedded store
 // a read by _id is the only one that does not scan its collection, so the
-// entries are read by _id from the head down (rating.Service.History),
+// entries are read by _id from the head down (Service.History),
 // never by a query on time.
 const (
 	// DefaultCachedEntries bounds the entries kept (about 250 bytes
@@ -34,7 +32,7 @@ const (
 	// loadWorkers bounds the students read at once for one table.
 	loadWorkers = 8
 	// bulkStates: from this many students on (a school's table), their
-	// states are read in one query (rating.Service.LatestOf) rather than
+	// states are read in one query (Service.LatestOf) rather than
 	// one read each: on FerretDB v1 that query scans the players, about
 	// a quarter of the cost per player of a read by _id (measured), so
 	// it pays once a table holds a fair share of the platform's players.
@@ -47,20 +45,20 @@ type ledgerCache struct {
 	mu      sync.Mutex
 	max     int
 	size    int
-	players map[string][]rating.LedgerEntry
+	players map[string][]LedgerEntry
 }
 
 func newLedgerCache(max int) ledgerCache {
-	return ledgerCache{max: max, players: map[string][]rating.LedgerEntry{}}
+	return ledgerCache{max: max, players: map[string][]LedgerEntry{}}
 }
 
-func (c *ledgerCache) get(name string) []rating.LedgerEntry {
+func (c *ledgerCache) get(name string) []LedgerEntry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.players[name]
 }
 
-func (c *ledgerCache) put(name string, es []rating.LedgerEntry) {
+func (c *ledgerCache) put(name string, es []LedgerEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.size += len(es) - len(c.players[name])
@@ -76,27 +74,53 @@ func (c *ledgerCache) put(name string, es []rating.LedgerEntry) {
 	}
 }
 
-// history is a student's latest state and their ledger entries, oldest
+// Run is a player's latest state and their ledger entries, oldest
 // first, up to the state's head: every entry from the last one before
 // since (or their first) on.
-type history struct {
-	State   rating.PlayerState
-	Entries []rating.LedgerEntry
+type Run struct {
+	State   PlayerState
+	Entries []LedgerEntry
 }
 
-// scoreBefore is the score before the entries (the latest score when
+// ScoreBefore is the score before the entries (the latest score when
 // there are none).
-func (h history) scoreBefore() int {
+func (h Run) ScoreBefore() int {
 	if len(h.Entries) == 0 {
 		return h.State.Score
 	}
 	return h.Entries[0].ScoreBefore
 }
 
+// ScoreAt is the score at instant at: after the last entry before it.
+func (h Run) ScoreAt(at time.Time) int {
+	score := h.ScoreBefore()
+	for _, e := range h.Entries {
+		if !e.At.Before(at) {
+			break
+		}
+		score = e.ScoreAfter
+	}
+	return score
+}
+
+// glickoBefore is the Glicko-2 rating before the entries: the first
+// entry's predecessor is not in the run, so a run that starts at the
+// ledger's first entry starts from NewGlicko, and any other from its
+// first entry's (the last one before the range the run was read for).
+func (h Run) glickoBefore() Glicko {
+	switch {
+	case len(h.Entries) == 0:
+		return h.State.Glicko
+	case h.Entries[0].Seq == 1:
+		return NewGlicko()
+	}
+	return h.Entries[0].Glicko
+}
+
 // fetch reads up to n of the player's entries below sequence number
 // before, oldest first.
-func (s *Service) fetch(ctx context.Context, name string, before int64, n int) ([]rating.LedgerEntry, error) {
-	es, err := s.ratings.History(ctx, name, before, n)
+func (s *Service) fetchRun(ctx context.Context, name string, before int64, n int) ([]LedgerEntry, error) {
+	es, err := s.History(ctx, name, before, n)
 	if err != nil {
 		return nil, err
 	}
@@ -104,41 +128,41 @@ func (s *Service) fetch(ctx context.Context, name string, before int64, n int) (
 	return es, nil
 }
 
-// historyOf reads a player's state and entries back to the last entry
+// RunOf reads a player's state and entries back to the last entry
 // before since; with lastGame, back to their last game too.
-func (s *Service) historyOf(ctx context.Context, name string, since time.Time, lastGame bool) (history, error) {
-	st, err := s.ratings.Latest(ctx, name)
+func (s *Service) RunOf(ctx context.Context, name string, since time.Time, lastGame bool) (Run, error) {
+	st, err := s.Latest(ctx, name)
 	if err != nil {
-		return history{}, err
+		return Run{}, err
 	}
-	return s.historyFrom(ctx, st, since, lastGame)
+	return s.RunFrom(ctx, st, since, lastGame)
 }
 
-// historyFrom is historyOf from a state already read.
-func (s *Service) historyFrom(ctx context.Context, st rating.PlayerState, since time.Time, lastGame bool) (history, error) {
+// RunFrom is RunOf from a state already read.
+func (s *Service) RunFrom(ctx context.Context, st PlayerState, since time.Time, lastGame bool) (Run, error) {
 	name := st.Username
 	if st.Seq == 0 {
-		return history{State: st}, nil
+		return Run{State: st}, nil
 	}
 	var err error
-	es := s.ledger.get(name)
+	es := s.runs.get(name)
 	switch {
 	case len(es) > 0 && es[0].Seq > st.Seq:
 		// A run above the state (only a state read behind a newer one's
 		// run): read the head again.
-		if es, err = s.fetch(ctx, name, st.Seq+1, firstChunk); err != nil {
-			return history{}, err
+		if es, err = s.fetchRun(ctx, name, st.Seq+1, firstChunk); err != nil {
+			return Run{}, err
 		}
 	case len(es) > 0 && es[len(es)-1].Seq >= st.Seq:
 		// Known up to the head (or past it, when the recorded state is
 		// behind): shown as of the state.
-		i, _ := slices.BinarySearchFunc(es, st.Seq, func(e rating.LedgerEntry, seq int64) int { return cmp.Compare(e.Seq, seq) })
+		i, _ := slices.BinarySearchFunc(es, st.Seq, func(e LedgerEntry, seq int64) int { return cmp.Compare(e.Seq, seq) })
 		es = es[:i+1]
 	case len(es) > 0:
 		top := es[len(es)-1]
-		newer, err := s.fetch(ctx, name, st.Seq+1, int(st.Seq-top.Seq))
+		newer, err := s.fetchRun(ctx, name, st.Seq+1, int(st.Seq-top.Seq))
 		if err != nil {
-			return history{}, err
+			return Run{}, err
 		}
 		if len(newer) > 0 && newer[0].Seq == top.Seq+1 && newer[0].Prev == top.Hash {
 			es = slices.Concat(es, newer)
@@ -146,39 +170,39 @@ func (s *Service) historyFrom(ctx context.Context, st rating.PlayerState, since 
 			es = newer // does not chain on: read the run again
 		}
 	default:
-		if es, err = s.fetch(ctx, name, st.Seq+1, firstChunk); err != nil {
-			return history{}, err
+		if es, err = s.fetchRun(ctx, name, st.Seq+1, firstChunk); err != nil {
+			return Run{}, err
 		}
 	}
 	chunk := firstChunk
 	for len(es) > 0 && es[0].Seq > 1 && (!es[0].At.Before(since) || lastGame && !hasGame(es)) {
 		chunk = min(2*chunk, maxChunk)
-		older, err := s.fetch(ctx, name, es[0].Seq, chunk)
+		older, err := s.fetchRun(ctx, name, es[0].Seq, chunk)
 		if err != nil {
-			return history{}, err
+			return Run{}, err
 		}
 		if len(older) == 0 {
 			break
 		}
 		es = slices.Concat(older, es)
 	}
-	s.ledger.put(name, es)
-	return history{State: st, Entries: es}, nil
+	s.runs.put(name, es)
+	return Run{State: st, Entries: es}, nil
 }
 
-func hasGame(es []rating.LedgerEntry) bool {
-	return slices.ContainsFunc(es, func(e rating.LedgerEntry) bool { return e.Cause == rating.CauseGame })
+func hasGame(es []LedgerEntry) bool {
+	return slices.ContainsFunc(es, func(e LedgerEntry) bool { return e.Cause == CauseGame })
 }
 
-// histories reads the players' histories, loadWorkers at a time, in the
+// Runs reads the players' runs (RunOf), loadWorkers at a time, in the
 // order of names.
-func (s *Service) histories(ctx context.Context, names []string, since time.Time, lastGame bool) ([]history, error) {
-	out := make([]history, len(names))
+func (s *Service) Runs(ctx context.Context, names []string, since time.Time, lastGame bool) ([]Run, error) {
+	out := make([]Run, len(names))
 	errs := make([]error, len(names))
-	var states []rating.PlayerState
+	var states []PlayerState
 	if len(names) >= bulkStates {
 		var err error
-		if states, err = s.ratings.LatestOf(ctx, names); err != nil {
+		if states, err = s.LatestOf(ctx, names); err != nil {
 			return nil, err
 		}
 	}
@@ -188,9 +212,9 @@ func (s *Service) histories(ctx context.Context, names []string, since time.Time
 		wg.Go(func() {
 			for i := range next {
 				if states != nil {
-					out[i], errs[i] = s.historyFrom(ctx, states[i], since, lastGame)
+					out[i], errs[i] = s.RunFrom(ctx, states[i], since, lastGame)
 				} else {
-					out[i], errs[i] = s.historyOf(ctx, names[i], since, lastGame)
+					out[i], errs[i] = s.RunOf(ctx, names[i], since, lastGame)
 				}
 			}
 		})

@@ -1,0 +1,168 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/weiqi-platform/rank/exams"
+)
+
+type scheduleRow struct {
+	exams.Schedule
+	Next     time.Time
+	Sessions []exams.Session
+}
+
+type examsData struct {
+	Schedules     []scheduleRow
+	Registrations []exams.Registration
+	Results       []exams.Result
+	Notice        string // catalogue key of what was done
+	Error         string
+	Refusal       string // the refusal's catalogue key ("" when not a refusal)
+	Detail        string
+	ErrorSchedule string
+}
+
+// examSessionsShown bounds the sessions listed per schedule.
+const examSessionsShown = 3
+
+func (s *Server) examsData(c *ctx) (examsData, error) {
+	ctx := c.r.Context()
+	var d examsData
+	all, err := s.d.Exams.Schedules(ctx)
+	if err != nil {
+		return d, err
+	}
+	for _, sch := range all {
+		row := scheduleRow{Schedule: sch}
+		row.Next, _ = s.d.Exams.NextSession(sch)
+		sess, err := s.d.Exams.Sessions(ctx, sch.ID)
+		if err != nil {
+			return d, err
+		}
+		slices.SortFunc(sess, func(a, b exams.Session) int { return b.At.Compare(a.At) })
+		if len(sess) > examSessionsShown {
+			sess = sess[:examSessionsShown]
+		}
+		row.Sessions = sess
+		d.Schedules = append(d.Schedules, row)
+	}
+	if c.authed {
+		if d.Registrations, d.Results, err = s.d.Exams.OfPlayers(ctx, []string{c.user.Username}); err != nil {
+			return d, err
+		}
+	}
+	return d, nil
+}
+
+func (s *Server) examsPage(c *ctx) error {
+	d, err := s.examsData(c)
+	if err != nil {
+		return err
+	}
+	if c.r.URL.Query().Get("registered") != "" {
+		d.Notice = "exams.registered"
+	}
+	c.render(http.StatusOK, "exams", "exams.title", d)
+	return nil
+}
+
+func (s *Server) examRegister(c *ctx) error {
+	id := c.r.PathValue("id")
+	_, _, err := s.d.Exams.Register(c.r.Context(), exams.RegisterRequest{ScheduleID: id, Player: c.user.Username})
+	if err == nil {
+		return c.redirect("/exams?registered=1")
+	}
+	status, code, msg := classifyFor(err)
+	if status >= 500 || status == http.StatusNotFound {
+		return err
+	}
+	d, derr := s.examsData(c)
+	if derr != nil {
+		return derr
+	}
+	d.Error, d.Detail, d.ErrorSchedule = "err."+code, msg, id
+	if _, ok := catalogues["en"][d.Error]; !ok {
+		d.Error = "err.generic"
+	}
+	var refusal *exams.RefusalError
+	if errors.As(err, &refusal) {
+		if _, ok := catalogues["en"]["refusal."+refusal.Code]; ok {
+			d.Refusal = "refusal." + refusal.Code
+		}
+	}
+	c.render(status, "exams", "exams.title", d)
+	return nil
+}
+
+// adminCreateSchedule makes an exam schedule from the admin's form (the
+// exams service validates every field and names the bad one).
+func (s *Server) adminCreateSchedule(c *ctx) error {
+	f := c.r.PostForm
+	d := exams.Draft{TargetRank: f.Get("target_rank"), Cron: f.Get("cron"), SessionLength: f.Get("session_length"),
+		RegistrationOpens: f.Get("registration_opens"), NeedsApproval: f.Get("needs_approval") == "on"}
+	for field, p := range map[string]**int{"games": &d.GamesPerCandidate, "wins": &d.WinsNeeded} {
+		if v := f.Get(field); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return &pageError{status: http.StatusBadRequest, key: "err.invalid_field", detail: field}
+			}
+			*p = &n
+		}
+	}
+	if _, err := s.d.Exams.CreateSchedule(c.r.Context(), f.Get("id"), d, c.user.Username); err != nil {
+		return err
+	}
+	return c.redirect("/exams")
+}
+
+type sessionView struct {
+	exams.Session
+	Games   []examGame
+	Results []exams.Result
+}
+
+type examGame struct {
+	exams.Game
+	GameID string // the stored game of the intake
+}
+
+type scheduleData struct {
+	Schedule exams.Schedule
+	Sessions []sessionView
+}
+
+// examSchedule shows one schedule's latest sessions: the pairings (each
+// game linked) and the standings (each candidate's tally and grade).
+func (s *Server) examSchedule(c *ctx) error {
+	ctx := c.r.Context()
+	sch, err := s.d.Exams.Schedule(ctx, c.r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	sess, err := s.d.Exams.Sessions(ctx, sch.ID)
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(sess, func(a, b exams.Session) int { return b.At.Compare(a.At) })
+	if len(sess) > examSessionsShown {
+		sess = sess[:examSessionsShown]
+	}
+	d := scheduleData{Schedule: sch}
+	for _, x := range sess {
+		v := sessionView{Session: x}
+		for _, g := range x.Pairing {
+			v.Games = append(v.Games, examGame{Game: g, GameID: exams.GameID(g.ID)})
+		}
+		if v.Results, err = s.d.Exams.Results(ctx, x.ID); err != nil {
+			return err
+		}
+		d.Sessions = append(d.Sessions, v)
+	}
+	c.render(http.StatusOK, "schedule", "exams.schedule_title", d)
+	return nil
+}

@@ -1,0 +1,194 @@
+package web_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/weiqi-platform/rank/internal/app"
+	"github.com/weiqi-platform/rank/internal/apptest"
+	"github.com/weiqi-platform/rank/rating"
+)
+
+// browser is a cookie-keeping client of the pages that does not follow
+// redirects (the tests look at them).
+type browser struct {
+	t    testing.TB
+	base string
+	c    *http.Client
+	lang string
+}
+
+func newBrowser(t testing.TB, base string) *browser {
+	jar, _ := cookiejar.New(nil)
+	return &browser{t: t, base: base, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+func (b *browser) do(req *http.Request) (int, http.Header, string) {
+	b.t.Helper()
+	if b.lang != "" {
+		req.Header.Set("Accept-Language", b.lang)
+	}
+	resp, err := b.c.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(body)
+}
+
+func (b *browser) get(path string) (int, http.Header, string) {
+	b.t.Helper()
+	req, _ := http.NewRequest("GET", b.base+path, nil)
+	return b.do(req)
+}
+
+// csrf is the CSRF cookie's value (a GET first sets it).
+func (b *browser) csrf() string {
+	u, _ := url.Parse(b.base)
+	for _, c := range b.c.Jar.Cookies(u) {
+		if c.Name == "rank_csrf" {
+			return c.Value
+		}
+	}
+	b.get("/")
+	for _, c := range b.c.Jar.Cookies(u) {
+		if c.Name == "rank_csrf" {
+			return c.Value
+		}
+	}
+	b.t.Fatal("no CSRF cookie")
+	return ""
+}
+
+// post sends a form with the CSRF token (withToken false leaves it out).
+func (b *browser) post(path string, form url.Values, withToken bool) (int, http.Header, string) {
+	b.t.Helper()
+	if withToken {
+		form.Set("csrf", b.csrf())
+	}
+	req, _ := http.NewRequest("POST", b.base+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return b.do(req)
+}
+
+func (b *browser) register(name, password string) {
+	b.t.Helper()
+	code, h, body := b.post("/register", url.Values{"username": {name}, "password": {password}, "password2": {password}}, true)
+	if code != http.StatusSeeOther {
+		b.t.Fatalf("register %s: %d %s", name, code, body)
+	}
+	if want := "/players/" + url.PathEscape(name); h.Get("Location") != want {
+		b.t.Fatalf("register went to %q, want %q", h.Get("Location"), want)
+	}
+}
+
+func server(t testing.TB) (*apptest.Stack, string) {
+	st := apptest.Memory(t)
+	srv := httptest.NewServer(st.HTTP)
+	t.Cleanup(srv.Close)
+	return st, srv.URL
+}
+
+func TestRegisterShowsTheProfileInBothLanguages(t *testing.T) {
+	_, base := server(t)
+	b := newBrowser(t, base)
+	b.register("alice", "correct horse battery")
+	code, _, body := b.get("/players/alice")
+	if code != 200 || !strings.Contains(body, `id="rank-graph"`) || !strings.Contains(body, "Ladder rank") {
+		t.Fatalf("profile: %d\n%s", code, body)
+	}
+	b.lang = "zh-CN,zh;q=0.9"
+	_, _, body = b.get("/players/alice")
+	if !strings.Contains(body, "阶梯段位") || !strings.Contains(body, "1级") {
+		t.Fatalf("Chinese profile lacks 阶梯段位 or 1级:\n%s", body)
+	}
+}
+
+func TestTheAPIKeepsItsPaths(t *testing.T) {
+	_, base := server(t)
+	b := newBrowser(t, base)
+	code, h, _ := b.get("/api/v1/leaderboard")
+	if code != http.StatusUnauthorized || !strings.HasPrefix(h.Get("Content-Type"), "application/json") {
+		t.Fatalf("/api/v1/leaderboard: %d %s, want the API's 401 JSON", code, h.Get("Content-Type"))
+	}
+	code, h, body := b.get("/")
+	if code != 200 || !strings.HasPrefix(h.Get("Content-Type"), "text/html") || !strings.Contains(body, "/static/style.css") {
+		t.Fatalf("/: %d %s", code, h.Get("Content-Type"))
+	}
+	if code, _, _ := b.get("/static/style.css"); code != 200 {
+		t.Fatalf("stylesheet: %d", code)
+	}
+	if code, _, body := b.get("/no/such/page"); code != 404 || !strings.Contains(body, "no such page") {
+		t.Fatalf("unknown page: %d %s", code, body)
+	}
+}
+
+// Profiles, the leaderboard and games are public only when the operator
+// says so (RANK_PUBLIC_READS).
+func TestPublicReadsAreTheOperatorsChoice(t *testing.T) {
+	for _, public := range []bool{false, true} {
+		st := apptest.Memory(t, apptest.Config(app.Config{PublicReads: public}))
+		srv := httptest.NewServer(st.HTTP)
+		t.Cleanup(srv.Close)
+		if _, _, err := st.Players.Register(t.Context(), "dora", "correct horse battery", "10.1.1.1"); err != nil {
+			t.Fatal(err)
+		}
+		anon := newBrowser(t, srv.URL)
+		for _, p := range []string{"/players/dora", "/leaderboard", "/exams"} {
+			code, h, _ := anon.get(p)
+			if public && code != 200 || !public && (code != http.StatusSeeOther || !strings.HasPrefix(h.Get("Location"), "/login")) {
+				t.Errorf("public=%v %s: %d %s", public, p, code, h.Get("Location"))
+			}
+		}
+	}
+}
+
+func TestLeaderboardFilterSearchAndTheGamesSGF(t *testing.T) {
+	w := newWorld(t, 4)
+	ctx := t.Context()
+	score := 450 // 4d
+	if _, err := w.st.Ratings.Change(ctx, rating.ChangeInput{Key: "place-top", Player: w.students[3], Cause: rating.CausePlacement,
+		Score: &score, Actor: adminName, Reason: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t, w.base)
+	b.login(w.students[0])
+	_, _, body := b.get("/leaderboard")
+	body = body[strings.Index(body, "<tbody>"):] // past the header's own name
+	first := strings.Index(body, ">"+w.students[3]+"<")
+	if first < 0 || first > strings.Index(body, ">"+w.students[0]+"<") {
+		t.Errorf("the 4d player is not first:\n%s", body)
+	}
+	_, _, body = b.get("/leaderboard?rank=4d")
+	body = body[strings.Index(body, "<tbody>"):]
+	if !strings.Contains(body, ">"+w.students[3]+"<") || strings.Contains(body, ">"+w.students[0]+"<") {
+		t.Errorf("rank filter 4d:\n%s", body)
+	}
+	b.lang = "zh"
+	if _, _, body = b.get("/leaderboard?rank=4d"); !strings.Contains(body, "4段") {
+		t.Errorf("the Chinese leaderboard lacks 4段")
+	}
+	if code, _, _ := b.get("/leaderboard?rank=12x"); code != http.StatusBadRequest {
+		t.Errorf("a bad rank: %d", code)
+	}
+	_, _, body = b.get("/leaderboard?q=" + w.students[2])
+	if !strings.Contains(body, `id="found"`) {
+		t.Errorf("name search did not find %s", w.students[2])
+	}
+	code, h, sgf := b.get("/games/" + w.gameID + "/sgf")
+	if code != 200 || !strings.HasPrefix(sgf, "(;") || !strings.Contains(h.Get("Content-Disposition"), ".sgf") {
+		t.Errorf("sgf: %d %q %q", code, h.Get("Content-Disposition"), sgf)
+	}
+	if _, _, body := b.get("/games/" + w.gameID); !strings.Contains(body, `id="game-deltas"`) || !strings.Contains(body, `id="stepper"`) {
+		t.Errorf("the game page lacks its deltas or stepper:\n%s", body)
+	}
+	if code, _, _ := b.get("/games/no-such-game"); code != http.StatusNotFound {
+		t.Errorf("unknown game: %d", code)
+	}
+}

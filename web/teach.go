@@ -1,0 +1,288 @@
+package web
+
+import (
+	"html/template"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/weiqi-platform/rank/exams"
+	"github.com/weiqi-platform/rank/ranks"
+	"github.com/weiqi-platform/rank/schools"
+)
+
+type teachData struct {
+	Schools  []schools.School
+	Classes  map[string][]schools.Class // by school id
+	Teaching []schools.ClassView
+}
+
+func (s *Server) teach(c *ctx) error {
+	ctx := c.r.Context()
+	d := teachData{Classes: map[string][]schools.Class{}}
+	var err error
+	if d.Schools, err = s.d.Schools.Schools(ctx, c.user); err != nil {
+		return err
+	}
+	for _, sch := range d.Schools {
+		cs, err := s.d.Schools.Classes(ctx, c.user, sch.ID)
+		if err != nil {
+			return err
+		}
+		d.Classes[sch.ID] = cs
+	}
+	if _, d.Teaching, err = s.d.Schools.MyClasses(ctx, c.user); err != nil {
+		return err
+	}
+	c.render(http.StatusOK, "teach", "teach.title", d)
+	return nil
+}
+
+// classColumns are the class table's columns, in order, with the sort
+// key of each.
+var classColumns = []struct{ Key, Sort string }{
+	{"col.player", schools.ColUsername}, {"col.name", schools.ColName}, {"col.rank", schools.ColScore},
+	{"col.school_rank", schools.ColScore}, {"col.certified", schools.ColCertified}, {"col.glicko", schools.ColRating},
+	{"col.games", schools.ColGames}, {"col.week", schools.ColGamesWeek}, {"col.month", schools.ColGamesMonth},
+	{"col.change", schools.ColChange}, {"col.last_game", schools.ColLastGame}, {"col.exam", schools.ColExam},
+}
+
+type column struct {
+	Key, Sort, Link string
+	Active, Desc    bool
+}
+
+type classData struct {
+	View     schools.ClassView
+	Table    schools.Table
+	Columns  []column
+	Sort     string
+	CSV      string
+	Zone     *time.Location
+	NewStuds []schools.NewStudent
+	Notice   string
+}
+
+// tableQueryOf reads sort (a column, "-" first for descending) and the
+// period of a class table from the address.
+func tableQueryOf(r *http.Request) schools.TableQuery {
+	qv := r.URL.Query()
+	q := schools.TableQuery{From: qv.Get("from"), To: qv.Get("to"), Since: qv.Get("since"), Sort: qv.Get("sort")}
+	if rest, ok := strings.CutPrefix(q.Sort, "-"); ok {
+		q.Sort, q.Desc = rest, true
+	}
+	return q
+}
+
+func (s *Server) classData(c *ctx) (classData, error) {
+	ctx := c.r.Context()
+	id := c.r.PathValue("id")
+	q := tableQueryOf(c.r)
+	t, err := s.d.Schools.Table(ctx, c.user, id, q)
+	if err != nil {
+		return classData{}, err
+	}
+	// The class and its school as the school's list has them: two reads,
+	// not the class view's classmates (the table has every student).
+	sch, _, err := s.d.Schools.School(ctx, c.user, t.SchoolID)
+	if err != nil {
+		return classData{}, err
+	}
+	cs, err := s.d.Schools.Classes(ctx, c.user, t.SchoolID)
+	if err != nil {
+		return classData{}, err
+	}
+	d := classData{View: schools.ClassView{School: sch}, Table: t, Sort: c.r.URL.Query().Get("sort"), Zone: time.UTC}
+	for _, cl := range cs {
+		if cl.ID == t.ClassID {
+			d.View.Class = cl
+		}
+	}
+	if loc, err := time.LoadLocation(t.TimeZone); err == nil {
+		d.Zone, c.loc = loc, loc
+	}
+	base := "/classes/" + url.PathEscape(id)
+	for _, col := range classColumns {
+		cl := column{Key: col.Key, Sort: col.Sort, Active: t.Sort == col.Sort && col.Key != "col.school_rank"}
+		next := col.Sort
+		if cl.Active && !t.Desc {
+			next = "-" + col.Sort
+		}
+		cl.Desc = cl.Active && t.Desc
+		cl.Link = base + "?sort=" + url.QueryEscape(next)
+		d.Columns = append(d.Columns, cl)
+	}
+	d.CSV = base + "/table.csv"
+	if d.Sort != "" {
+		d.CSV += "?sort=" + url.QueryEscape(d.Sort)
+	}
+	return d, nil
+}
+
+func (s *Server) classPage(c *ctx) error {
+	d, err := s.classData(c)
+	if err != nil {
+		return err
+	}
+	c.render(http.StatusOK, "class", "class.title", d)
+	return nil
+}
+
+func (s *Server) classCSV(c *ctx) error {
+	t, err := s.d.Schools.Table(c.r.Context(), c.user, c.r.PathValue("id"), tableQueryOf(c.r))
+	if err != nil {
+		return err
+	}
+	c.w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	c.w.Header().Set("Content-Disposition", `attachment; filename="class-`+safeFile(t.ClassID)+`.csv"`)
+	return schools.WriteTableCSV(c.w, t, c.lang)
+}
+
+func (s *Server) classRotateCode(c *ctx) error {
+	id := c.r.PathValue("id")
+	if _, err := s.d.Schools.RotateCode(c.r.Context(), c.user, id, time.Time{}); err != nil {
+		return err
+	}
+	return c.redirect("/classes/" + url.PathEscape(id))
+}
+
+func (s *Server) classAddManaged(c *ctx) error {
+	id := c.r.PathValue("id")
+	var names []string
+	for _, l := range strings.Split(c.r.PostFormValue("names"), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			names = append(names, l)
+		}
+	}
+	_, added, err := s.d.Schools.AddManaged(c.r.Context(), c.user, id, names)
+	if err != nil {
+		return err
+	}
+	d, err := s.classData(c)
+	if err != nil {
+		return err
+	}
+	d.NewStuds = added
+	c.render(http.StatusOK, "class", "class.title", d)
+	return nil
+}
+
+type studentData struct {
+	Class     schools.ClassView
+	Username  string
+	Series    schools.Series
+	Graph     graph
+	Zone      *time.Location
+	Scale     ranks.Scale
+	Schedules []exams.Schedule
+	Nominated string
+}
+
+func (s *Server) studentPage(c *ctx) error {
+	ctx := c.r.Context()
+	id, name := c.r.PathValue("id"), c.r.PathValue("username")
+	qv := c.r.URL.Query()
+	p, err := s.d.Schools.StudentProgress(ctx, c.user, id, name, schools.ProgressQuery{From: qv.Get("from"), To: qv.Get("to"), Step: qv.Get("step")})
+	if err != nil {
+		return err
+	}
+	v, err := s.d.Schools.Class(ctx, c.user, id)
+	if err != nil {
+		return err
+	}
+	d := studentData{Class: v, Username: name, Zone: time.UTC, Scale: p.Scale, Nominated: qv.Get("nominated")}
+	if d.Schedules, err = s.d.Exams.Schedules(ctx); err != nil {
+		return err
+	}
+	if loc, err := time.LoadLocation(p.TimeZone); err == nil {
+		d.Zone, c.loc = loc, loc
+	}
+	if len(p.Series) > 0 {
+		d.Series = p.Series[0]
+		var pts []graphPoint
+		for _, pt := range d.Series.Points {
+			at, _ := time.ParseInLocation(schools.DateLayout, pt.Date, d.Zone)
+			pts = append(pts, graphPoint{at: at, score: pt.Score})
+		}
+		for _, ch := range d.Series.Changes {
+			if ch.Cause == "exam" || ch.Cause == "placement" || ch.Cause == "revocation" {
+				pts = append(pts, graphPoint{at: ch.At, score: ch.ScoreAfter, cause: ch.Cause, certified: ch.CertifiedAfter})
+			}
+		}
+		d.Graph = drawGraph(c.lang, sortPoints(pts))
+	}
+	c.render(http.StatusOK, "student", "student.title", d)
+	return nil
+}
+
+type progressData struct {
+	View  schools.ClassView
+	Graph template.HTML
+	Lines []progressLine
+	Range schools.Range
+	Step  string
+}
+
+type progressLine struct {
+	Username, Name, Colour string
+	Start, End             int
+}
+
+// classProgress draws the class's progress: one line per student.
+func (s *Server) classProgress(c *ctx) error {
+	ctx := c.r.Context()
+	id := c.r.PathValue("id")
+	qv := c.r.URL.Query()
+	p, err := s.d.Schools.Progress(ctx, c.user, id, schools.ProgressQuery{From: qv.Get("from"), To: qv.Get("to"), Step: qv.Get("step")})
+	if err != nil {
+		return err
+	}
+	v, err := s.d.Schools.Class(ctx, c.user, id)
+	if err != nil {
+		return err
+	}
+	loc, err := time.LoadLocation(p.TimeZone)
+	if err != nil {
+		loc = time.UTC
+	}
+	d := progressData{View: v, Range: p.Range, Step: p.Step}
+	var all [][]graphPoint
+	var names []string
+	for i, ser := range p.Series {
+		var pts []graphPoint
+		for _, pt := range ser.Points {
+			at, _ := time.ParseInLocation(schools.DateLayout, pt.Date, loc)
+			pts = append(pts, graphPoint{at: at, score: pt.Score})
+		}
+		all, names = append(all, pts), append(names, ser.Username)
+		line := progressLine{Username: ser.Username, Name: ser.Name, Colour: palette[i%len(palette)], Start: ser.Start, End: ser.Start}
+		if n := len(ser.Points); n > 0 {
+			line.End = ser.Points[n-1].Score
+		}
+		d.Lines = append(d.Lines, line)
+	}
+	d.Graph = classLines(c.lang, all, names)
+	c.render(http.StatusOK, "progress", "progress.title", d)
+	return nil
+}
+
+// studentNominate registers a student of the teacher's class for an
+// exam, the teacher recorded as the nominator (a teacher nominates only
+// their own students, as the API).
+func (s *Server) studentNominate(c *ctx) error {
+	ctx := c.r.Context()
+	id, name := c.r.PathValue("id"), c.r.PathValue("username")
+	ok, err := s.d.Schools.Teaches(ctx, c.user, name)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errForbidden
+	}
+	schedule := c.r.PostFormValue("schedule")
+	if _, _, err := s.d.Exams.Register(ctx, exams.RegisterRequest{ScheduleID: schedule, Player: name, NominatedBy: c.user.Username}); err != nil {
+		return err
+	}
+	return c.redirect("/classes/" + url.PathEscape(id) + "/students/" + url.PathEscape(name) + "?nominated=" + url.QueryEscape(schedule))
+}
