@@ -475,11 +475,7 @@ func (s *Server) ratingHistory(c *gin.Context) {
 	out := ratingHistoryJSON{Username: name, From: from.Format(rating.DateLayout), To: to.Format(rating.DateLayout), Step: string(st),
 		TimeZone: loc.String(), StartScore: series.Start, Points: make([]historyPointJSON, len(series.Points)), Marks: []historyMarkJSON{}}
 	for i, p := range series.Points {
-		shown := p.Rank.String()
-		if p.Glicko.RD > rating.UnsettledRD {
-			shown += "?"
-		}
-		out.Points[i] = historyPointJSON{Date: p.Date, Score: p.Score, Rank: p.Rank.String(), Rating: p.Glicko.Rating, RD: p.Glicko.RD, RankShown: shown, Games: p.Games}
+		out.Points[i] = historyPointJSON{Date: p.Date, Score: p.Score, Rank: p.Rank.String(), Rating: p.Glicko.Rating, RD: p.Glicko.RD, RankShown: p.ShownRank(), Games: p.Games}
 	}
 	for _, m := range series.Marks {
 		out.Marks = append(out.Marks, historyMarkJSON{At: m.At.UTC(), Seq: m.Seq, Cause: m.Cause, CauseID: m.CauseID, ScoreBefore: m.ScoreBefore,

@@ -195,6 +195,9 @@ func TestRatingHistoryOverHTTP(t *testing.T) {
 	}
 	p := func(i int) map[string]any { return pts[i].(map[string]any) }
 	bob := e.expect(req{method: "GET", path: "/api/v1/players/bob", token: e.alice}, 200, "").JSON
+	if p(0)["rank_shown"] != "1k?" { // a deviation of 350: not settled
+		t.Errorf("the first point shows %v", p(0)["rank_shown"])
+	}
 	if p(0)["score"] != 0.0 || p(1)["date"] != "2026-03-01" || p(1)["score"] != 150.0 || p(2)["games"] != 1.0 ||
 		p(4)["score"] != bob["score"] || p(4)["rd"] != bob["glicko"].(map[string]any)["rd"] || p(3)["score"] != p(4)["score"] {
 		t.Fatalf("points %v; bob now %v", pts, bob)

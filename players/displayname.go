@@ -148,15 +148,15 @@ func (s *Service) SetDisplayName(ctx context.Context, username, name string) (Ac
 }
 
 // claimUsername claims a new account's username's key, so that no display
-// name looks like it later; a key claimed already (a look-alike display
-// name, or a username of the same skeleton) is left as it is: usernames
-// are ASCII and decided by their own rules.
-func (s *Service) claimUsername(ctx context.Context, username string) error {
-	err := s.store.ClaimName(ctx, NameKey(username), username)
-	if errors.Is(err, ErrNameTaken) {
-		return nil
-	}
-	return err
+// name looks like it later. Best effort, after the account is stored: a
+// key claimed already (a look-alike display name, or a username of the
+// same skeleton) is left as it is, since usernames are ASCII and decided
+// by their own rules; a store error leaves the account as it is too
+// (failing the registration of a stored account would only make its
+// retry a username_taken), and SetDisplayName still looks the key up as
+// a username.
+func (s *Service) claimUsername(ctx context.Context, username string) {
+	_ = s.store.ClaimName(ctx, NameKey(username), username)
 }
 
 // ChangePassword sets the caller's own password, given the current one:

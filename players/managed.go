@@ -131,7 +131,7 @@ func (s *Service) createGenerated(ctx context.Context, base, hash, school, by st
 			continue
 		}
 		if err == nil {
-			err = s.claimUsername(ctx, a.Username)
+			s.claimUsername(ctx, a.Username)
 		}
 		return a, err
 	}

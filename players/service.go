@@ -309,7 +309,8 @@ func (s *Service) create(ctx context.Context, name, password string, role Role, 
 	if err := s.store.CreateAccount(ctx, a); err != nil {
 		return Account{}, err
 	}
-	return a, s.claimUsername(ctx, a.Username)
+	s.claimUsername(ctx, a.Username)
+	return a, nil
 }
 
 func (s *Service) issue(ctx context.Context, a Account) (IssuedToken, error) {

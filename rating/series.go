@@ -40,6 +40,16 @@ type HistoryPoint struct {
 	Games  int        // rated games played in the step
 }
 
+// ShownRank is the point's ladder rank as pages show it: with a "?"
+// while the deviation is above UnsettledRD (the point does not know
+// whether the player was still placing; PlayerState.ShownRank does).
+func (p HistoryPoint) ShownRank() string {
+	if p.Glicko.RD > UnsettledRD {
+		return p.Rank.String() + "?"
+	}
+	return p.Rank.String()
+}
+
 // Mark is one ledger entry of the range worth marking on a graph: a
 // change of the ladder or certified rank, or an entry that is no game (an
 // exam, a placement, an adjustment, an annulment, a revocation).
