@@ -38,6 +38,9 @@ type Config struct {
 	TrustedProxies    []string
 	LoginLimitAccount int64
 	LoginLimitAddress int64
+	// LoginLimitPair, LoginDelay: see players.Config.
+	LoginLimitPair int64
+	LoginDelay     time.Duration
 	// RegisterLimitAddress bounds registrations per address per window.
 	RegisterLimitAddress int64
 	// PprofAddr serves net/http/pprof there when set (loopback only by
@@ -92,8 +95,8 @@ func (c *Config) settings() []setting {
 		{flag: "log-format", env: "RANK_LOG_FORMAT", usage: "text or json", value: (*formatValue)(&c.LogFormat)},
 		{flag: "shutdown-timeout", env: "RANK_SHUTDOWN_TIMEOUT", usage: "how long a graceful stop waits for requests in flight", value: (*durationValue)(&c.ShutdownTimeout)},
 		{flag: "trusted-proxies", env: "RANK_TRUSTED_PROXIES", usage: "comma-separated IPs or CIDRs whose X-Forwarded-For is believed", value: (*listValue)(&c.TrustedProxies)},
-		{flag: "login-limit-account", env: "RANK_LOGIN_LIMIT_ACCOUNT", usage: "login attempts per account per window", value: (*int64Value)(&c.LoginLimitAccount)},
-		{flag: "login-limit-address", env: "RANK_LOGIN_LIMIT_ADDRESS", usage: "login attempts per client address per window", value: (*int64Value)(&c.LoginLimitAddress)},
+		{flag: "login-limit-account", env: "RANK_LOGIN_LIMIT_ACCOUNT", usage: "failed logins of one account (all addresses) per window before each attempt waits login-delay", value: (*int64Value)(&c.LoginLimitAccount)},
+		{flag: "login-limit-address", env: "RANK_LOGIN_LIMIT_ADDRESS", usage: "failed logins from one client address per window before it is refused", value: (*int64Value)(&c.LoginLimitAddress)},
 		{flag: "register-limit-address", env: "RANK_REGISTER_LIMIT_ADDRESS", usage: "registrations per client address per window", value: (*int64Value)(&c.RegisterLimitAddress)},
 		{flag: "pprof-addr", env: "RANK_PPROF_ADDR", usage: "serve net/http/pprof on this address (e.g. 127.0.0.1:6060); empty: off", value: (*stringValue)(&c.PprofAddr)},
 		{flag: "match-every", env: "RANK_MATCH_EVERY", usage: "interval of the matchmaking pairing passes; 0: this replica does not pair", value: (*durationValue)(&c.MatchEvery)},
@@ -104,6 +107,8 @@ func (c *Config) settings() []setting {
 		{flag: "match-cooldown", env: "RANK_MATCH_COOLDOWN", usage: "two players who were paired are not paired again for this long", value: (*durationValue)(&c.MatchCooldown)},
 		{flag: "game-ttl", env: "RANK_GAME_TTL", usage: "a pairing's game not finished after this long is voided", value: (*durationValue)(&c.GameTTL)},
 		{flag: "placement", env: "RANK_PLACEMENT", usage: "new players' first rated games are placement games (true or false)", value: (*boolValue)(&c.Placement)},
+		{flag: "login-limit-pair", env: "RANK_LOGIN_LIMIT_PAIR", usage: "failed logins of one account from one address per window before that pair is refused", value: (*int64Value)(&c.LoginLimitPair)},
+		{flag: "login-delay", env: "RANK_LOGIN_DELAY", usage: "wait before each login attempt on an account past login-limit-account", value: (*durationValue)(&c.LoginDelay)},
 	}
 }
 
@@ -123,6 +128,8 @@ func defaultConfig() Config {
 		ShutdownTimeout:   DefaultShutdownTimeout,
 		LoginLimitAccount: players.DefaultLoginLimitAccount,
 		LoginLimitAddress: players.DefaultLoginLimitAddress,
+		LoginLimitPair:    players.DefaultLoginLimitPair,
+		LoginDelay:        players.DefaultLoginDelay,
 
 		RegisterLimitAddress: players.DefaultRegisterLimitAddress,
 
@@ -189,8 +196,8 @@ func (c Config) validate() error {
 	if c.MongoURI == "" && c.DataDir == "" {
 		errs = append(errs, errors.New("with no MONGO_URI the data dir must be set"))
 	}
-	if c.LoginLimitAccount <= 0 || c.LoginLimitAddress <= 0 || c.RegisterLimitAddress <= 0 {
-		errs = append(errs, errors.New("login limits must be positive"))
+	if c.LoginLimitAccount <= 0 || c.LoginLimitAddress <= 0 || c.LoginLimitPair <= 0 || c.RegisterLimitAddress <= 0 || c.LoginDelay <= 0 {
+		errs = append(errs, errors.New("login limits and the login delay must be positive"))
 	}
 	if c.MatchEvery < 0 || c.TicketMaxAge <= 0 || c.TicketHeartbeat <= 0 || c.GameTTL <= 0 || c.MatchCooldown < 0 {
 		errs = append(errs, errors.New("matchmaking: the pass interval and cooldown must not be negative, the ticket ages and game TTL must be positive"))
@@ -208,6 +215,8 @@ func (c Config) appConfig() app.Config {
 			TokenTTL:             c.TokenTTL,
 			LoginLimitAccount:    c.LoginLimitAccount,
 			LoginLimitAddress:    c.LoginLimitAddress,
+			LoginLimitPair:       c.LoginLimitPair,
+			LoginDelay:           c.LoginDelay,
 			RegisterLimitAddress: c.RegisterLimitAddress,
 		},
 		Match: matchmaking.Config{
