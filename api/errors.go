@@ -317,6 +317,11 @@ func classify(err error) (e *Error, ok bool) {
 // chain. Unknown errors and store trouble are logged here, once; the
 // client sees the request id, never the error's text.
 func (s *Server) fail(c *gin.Context, err error) {
+	// A store call cut off by the request's own deadline is a timeout,
+	// not an outage of that store.
+	if errors.Is(c.Request.Context().Err(), context.DeadlineExceeded) && errors.Is(err, context.DeadlineExceeded) {
+		err = context.DeadlineExceeded
+	}
 	e, known := classify(err)
 	id := requestIDOf(c)
 	switch {

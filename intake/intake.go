@@ -223,6 +223,11 @@ func (in *Intake) submit(ctx context.Context, s Submission) (Accepted, error) {
 	if err != nil {
 		return Accepted{}, err
 	}
+	// Judging a long record is the one slow step and asks no store: a
+	// caller whose deadline passed meanwhile gets nothing stored.
+	if err := ctx.Err(); err != nil {
+		return Accepted{}, err
+	}
 	g := StoredGame{
 		ID: s.GameID, SourceID: strings.TrimSpace(s.SourceID), Status: StatusFinished,
 		Black: black, White: white, Rated: rated, TimeControl: s.TimeControl,

@@ -46,6 +46,7 @@ type Config struct {
 	// HTTP.
 	BodyLimit      int64
 	TrustedProxies []string
+	RequestTimeout time.Duration // api.DefaultRequestTimeout when 0
 }
 
 // The scheduled jobs and when they fire, decided. Every replica runs the
@@ -133,7 +134,7 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 	}
 	a.Handler, err = api.New(api.Deps{
 		Logger: log, Checks: s.Checks, Metrics: reg, MetricsHandler: reg.Handler(),
-		BodyLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies,
+		BodyLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies, RequestTimeout: cfg.RequestTimeout,
 		Players: a.Players, Ratings: a.Ratings, Games: a.Intake, Exams: a.Exams, Jobs: a.Jobs, Matchmaking: a.Matchmaking,
 		Reviews: a.Reviews, Schools: a.Schools,
 	})
