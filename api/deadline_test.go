@@ -38,4 +38,3 @@ func TestPastTheDeadlineNothingIsStored(t *testing.T) {
 		t.Fatalf("the game past its deadline: %v, want not stored", err)
 	}
 }
-

@@ -141,7 +141,11 @@ var errorTable = []rule{
 		detail: func(err error) (string, map[string]any) {
 			var e *games.InvalidRecordError
 			errors.As(err, &e)
-			return e.Error(), map[string]any{"field": e.Field, "reason": e.Msg}
+			d := map[string]any{"field": e.Field, "reason": e.Msg}
+			if e.Limit != 0 {
+				d["limit"], d["got"] = e.Limit, e.Got
+			}
+			return e.Error(), d
 		}},
 	{as: func(err error) bool { var e *intake.UnknownPlayerError; return errors.As(err, &e) },
 		status: http.StatusUnprocessableEntity, code: "unknown_player", message: "a player of the game is unknown",
@@ -167,6 +171,13 @@ var errorTable = []rule{
 	{is: rating.ErrBusy, status: http.StatusServiceUnavailable, code: "busy", message: "the players are busy with other games; try again",
 		detail: func(error) (string, map[string]any) { return "", map[string]any{retryAfterKey: int64(1)} }},
 	{is: rating.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "not found"},
+	{as: func(err error) bool { var e *rating.InputError; return errors.As(err, &e) },
+		status: http.StatusBadRequest, code: "invalid_field", message: "a field of the change is invalid",
+		detail: func(err error) (string, map[string]any) {
+			var e *rating.InputError
+			errors.As(err, &e)
+			return e.Field + " " + e.Reason, map[string]any{"field": e.Field, "reason": e.Reason}
+		}},
 
 	// exams (ranks) and check-ins
 	{as: func(err error) bool { var e *exams.ValidationError; return errors.As(err, &e) },

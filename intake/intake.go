@@ -158,6 +158,13 @@ func (in *Intake) Submit(ctx context.Context, s Submission) (Accepted, error) {
 }
 
 func (in *Intake) submit(ctx context.Context, s Submission) (Accepted, error) {
+	if err := checkSubmissionText(s); err != nil {
+		return Accepted{}, err
+	}
+	var err error
+	if s.TimeControl, err = timeControlText(s.TimeControl); err != nil {
+		return Accepted{}, err
+	}
 	r := s.Record
 	if r == nil {
 		if len(s.SGF) == 0 {
@@ -169,7 +176,6 @@ func (in *Intake) submit(ctx context.Context, s Submission) (Accepted, error) {
 		}
 	}
 	black, white := s.Black, s.White
-	var err error
 	if black, err = in.linked(ctx, "black", black, s.BlackID, s.By); err != nil {
 		return Accepted{}, err
 	}
