@@ -37,3 +37,24 @@ func TestGameBounds(t *testing.T) {
 	// Nothing was stored: the first source_id is free.
 	e.submit(good("bounds-size-0"), 201, "")
 }
+
+// TestRefusalsNameTheRealFault (issue 11 item 9): a resignation whose
+// result cannot be read is a bad result, not a missing end_by; a body of
+// a type neither JSON nor SGF is 415, not "malformed JSON at byte 1".
+func TestRefusalsNameTheRealFault(t *testing.T) {
+	e := newGamesEnv(t)
+	b := gameBody(randomGame(22, 30, false), "fault-1", "alice", "bob")
+	delete(b, "end_by")
+	b["result"] = "black resigned"
+	if out := e.submit(b, 422, "invalid_field"); out.errDetails()["field"] != "result" {
+		t.Errorf("malformed result with end resign: %s, want field result", out.Body)
+	}
+	for _, ct := range []string{"text/plain", "multipart/form-data; boundary=x", "application/xml"} {
+		out := e.expect(req{method: "POST", path: "/api/v1/games", token: e.server, body: `{"source_id":"fault-2"}`, header: map[string]string{"Content-Type": ct}}, 415, "unsupported_media_type")
+		if msg := out.JSON["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "application/x-go-sgf") || strings.Contains(msg, "malformed") {
+			t.Errorf("%s: %s", ct, out.Body)
+		}
+	}
+	e.expect(req{method: "POST", path: "/api/v1/auth/login", body: `{}`, header: map[string]string{"Content-Type": "text/plain"}}, 415, "unsupported_media_type")
+	e.expect(req{method: "POST", path: "/api/v1/auth/login", body: `{"username":"alice","password":"` + pw + `"}`, header: map[string]string{"Content-Type": "application/json; charset=utf-8"}}, 200, "")
+}

@@ -175,6 +175,9 @@ func (s *Server) submission(c *gin.Context) (intake.Submission, error) {
 		}
 		return sub, nil
 	}
+	if err := jsonContentType(c, "application/json or "+SGFType); err != nil {
+		return intake.Submission{}, err
+	}
 	var in gameIn
 	if err := decodeJSON(c, &in); err != nil {
 		return intake.Submission{}, err
