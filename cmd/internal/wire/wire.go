@@ -102,7 +102,8 @@ type Redis struct {
 }
 
 // OpenRedis connects to url, or, when url is empty, starts miniredis in
-// this process and connects to that. It pings before returning.
+// this process and connects to that. It pings before returning; a
+// configured server that does not answer is logged, not fatal.
 func OpenRedis(ctx context.Context, url string, log *slog.Logger) (*Redis, error) {
 	r := &Redis{}
 	if url == "" {
@@ -122,8 +123,14 @@ func OpenRedis(ctx context.Context, url string, log *slog.Logger) (*Redis, error
 	pctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	if err := r.Client.Ping(pctx).Err(); err != nil {
-		_ = r.Close()
-		return nil, fmt.Errorf("redis %s: %w", MaskURI(url), err)
+		if r.Embedded {
+			_ = r.Close()
+			return nil, fmt.Errorf("redis %s: %w", MaskURI(url), err)
+		}
+		// Start anyway (issue 11): what needs Redis answers 503 and
+		// /readyz says redis is down until it answers; the client
+		// reconnects by itself.
+		log.Warn("store: redis unreachable at start; not ready until it answers", "url", MaskURI(url), "err", err)
 	}
 	return r, nil
 }
