@@ -48,7 +48,7 @@ const (
 	// job's next firing is due (issue 11: it was lost).
 	DefaultRetryEvery = time.Second
 	maxRetryEvery     = time.Minute
-	sweepLimit         = 100                // pending firings looked at per sweep
+	sweepLimit        = 100 // pending firings looked at per sweep
 )
 
 // Options tune a Runner; the zero value gives the defaults.
@@ -60,7 +60,11 @@ type Options struct {
 	MaxAttempts int           // failed runs of one firing before it is given up; default 3
 	Retention   time.Duration // done markers are kept this long; default 7 days
 	RetryEvery  time.Duration // first wait before a firing the store refused is tried again; default 1s
-	Logger      *slog.Logger  // default discards
+	// Runs keeps finished firings in the document store, so a finished
+	// firing never runs again even when Redis lost its done markers; nil:
+	// Leases alone decide.
+	Runs   Runs
+	Logger *slog.Logger // default discards
 }
 
 // ErrLeaseLost is a Report's error when the runner lost a firing's lease
@@ -341,6 +345,16 @@ func (r *Runner) RunNow(ctx context.Context, name, runID string) (Report, error)
 func (r *Runner) fire(ctx context.Context, e *entry, f Firing) (Report, error) {
 	rep := Report{Firing: f}
 	key, owner, ttl := f.Key(), r.opt.Owner, r.opt.LeaseTTL
+	if r.opt.Runs != nil {
+		finished, err := r.opt.Runs.Finished(ctx, key)
+		if err != nil {
+			return rep, fmt.Errorf("jobs: read run %s: %w", key, err)
+		}
+		if finished {
+			rep.Claim = Done
+			return rep, nil
+		}
+	}
 	claim, err := r.leases.Take(ctx, f, owner, ttl)
 	if err != nil {
 		return rep, fmt.Errorf("jobs: take %s: %w", key, err)
@@ -369,6 +383,11 @@ func (r *Runner) fire(ctx context.Context, e *entry, f Firing) (Report, error) {
 		rep.Err = errors.Join(ErrLeaseLost, rep.Err)
 		return rep, nil
 	case rep.Err == nil:
+		if r.opt.Runs != nil {
+			if err = r.opt.Runs.MarkFinished(sctx, key, r.opt.Clock.Now()); err != nil {
+				break // the lease expires and a sweep runs it again: idempotent
+			}
+		}
 		err = r.leases.Finish(sctx, key, owner, r.opt.Retention)
 	case ctx.Err() != nil:
 		err = r.leases.Release(sctx, key, owner)

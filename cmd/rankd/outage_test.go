@@ -77,6 +77,20 @@ func TestRedisOutage(t *testing.T) {
 	t.Logf("recovery: login answered 200 %v after redis-server answered", time.Since(began).Round(time.Millisecond))
 	testsvc.Eventually(t, "rankd ready after Redis came back", ready)
 	p.Must(201, "POST", "/api/v1/matchmaking/tickets", tokens[1], ticket)
+
+	// An admin's run under an Idempotency-Key, retried after Redis lost
+	// every key: it is remembered in the document store, so it does not
+	// run again.
+	root = p.Login("root", adminPassword)
+	if a := doKeyed(p, "POST", "/api/v1/admin/jobs/expire/run", root, "once-1"); a.Status != 200 || a.JSON["status"] != "done" {
+		t.Fatalf("run expire: %d %s", a.Status, a.Body)
+	}
+	rds.Stop()
+	rds.Start()
+	testsvc.Eventually(t, "rankd ready after the second restart", ready)
+	if a := doKeyed(p, "POST", "/api/v1/admin/jobs/expire/run", root, "once-1"); a.Status != 200 || a.JSON["status"] != "already_done" {
+		t.Fatalf("the same run after Redis lost its data: %d %s, want already_done", a.Status, a.Body)
+	}
 }
 
 // doKeyed is Do with an Idempotency-Key.

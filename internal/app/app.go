@@ -120,6 +120,9 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 	}
 	jc := cfg.Jobs
 	jc.Clock, jc.Logger = clock, log
+	if jc.Runs == nil {
+		jc.Runs = s.Runs
+	}
 	a.Jobs = jobs.New(s.Leases, jc)
 	for _, j := range []jobs.Job{
 		{Name: "exams", Spec: ExamsSpec, Run: func(ctx context.Context, f jobs.Firing) error { return a.Exams.Tick(ctx, f.At) }},

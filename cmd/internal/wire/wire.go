@@ -119,6 +119,7 @@ func OpenRedis(ctx context.Context, url string, log *slog.Logger) (*Redis, error
 		r.stopMini()
 		return nil, fmt.Errorf("redis URL %s: %w", MaskURI(url), err)
 	}
+	redis.SetLogger(redisLog{log})
 	r.Client = redis.NewClient(opt)
 	pctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
@@ -170,3 +171,12 @@ func (h atLeast) Enabled(ctx context.Context, l slog.Level) bool {
 
 func (h atLeast) WithAttrs(a []slog.Attr) slog.Handler { return atLeast{h.Handler.WithAttrs(a), h.min} }
 func (h atLeast) WithGroup(n string) slog.Handler      { return atLeast{h.Handler.WithGroup(n), h.min} }
+
+// redisLog sends go-redis's own messages (a failed dial on every command
+// during an outage) to the debug log instead of stderr: the outage is
+// already answered 503, logged once per request and shown by /readyz.
+type redisLog struct{ log *slog.Logger }
+
+func (l redisLog) Printf(ctx context.Context, format string, v ...any) {
+	l.log.DebugContext(ctx, "redis client", "msg", fmt.Sprintf(format, v...))
+}
