@@ -47,6 +47,9 @@ type Config struct {
 	BodyLimit      int64
 	TrustedProxies []string
 	RequestTimeout time.Duration // api.DefaultRequestTimeout when 0
+	// AuditKey authenticates the ledger (rating.ServiceConfig.AuditKey):
+	// RANK_AUDIT_KEY or the data dir's key file; nil: unkeyed.
+	AuditKey []byte
 }
 
 // The scheduled jobs and when they fire, decided. Every replica runs the
@@ -106,7 +109,10 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 	pc := cfg.Players
 	pc.Now = clock.Now
 	a.Players = players.NewService(s.Accounts, s.Limits, pc)
-	a.Ratings = rating.NewService(s.Ratings, rating.ServiceConfig{System: rating.Default, Recorder: reg, Now: clock.Now, Placement: cfg.Placement})
+	// Verification reads the stored games through the intake built next.
+	gameHash := func(ctx context.Context, id string) (string, error) { return a.Intake.BoundHashOf(ctx, id) }
+	a.Ratings = rating.NewService(s.Ratings, rating.ServiceConfig{System: rating.Default, Recorder: reg, Now: clock.Now, Placement: cfg.Placement,
+		AuditKey: cfg.AuditKey, GameHash: gameHash})
 	a.Intake = intake.New(s.Games, s.Presence, a.Ratings, a.Players, reg, intake.Config{Now: clock.Now, PendingTTL: cfg.GameTTL})
 	a.Exams = &exams.Service{Store: s.Exams, Intake: a.Intake, Ratings: a.Ratings, Accounts: a.Players,
 		Calendar: jobs.Calendar{}, Clock: clock}
