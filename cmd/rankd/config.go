@@ -41,6 +41,8 @@ type Config struct {
 	// LoginLimitPair, LoginDelay: see players.Config.
 	LoginLimitPair int64
 	LoginDelay     time.Duration
+	// AuditKey authenticates the ledger (see auditKey).
+	AuditKey string
 	// RegisterLimitAddress bounds registrations per address per window.
 	RegisterLimitAddress int64
 	// PprofAddr serves net/http/pprof there when set (loopback only by
@@ -109,6 +111,7 @@ func (c *Config) settings() []setting {
 		{flag: "placement", env: "RANK_PLACEMENT", usage: "new players' first rated games are placement games (true or false)", value: (*boolValue)(&c.Placement)},
 		{flag: "login-limit-pair", env: "RANK_LOGIN_LIMIT_PAIR", usage: "failed logins of one account from one address per window before that pair is refused", value: (*int64Value)(&c.LoginLimitPair)},
 		{flag: "login-delay", env: "RANK_LOGIN_DELAY", usage: "wait before each login attempt on an account past login-limit-account", value: (*durationValue)(&c.LoginDelay)},
+		{flag: "audit-key", env: "RANK_AUDIT_KEY", usage: "key (32 bytes or more) that authenticates the audit trail; empty: the data dir's audit.key with the embedded store", value: (*stringValue)(&c.AuditKey), secret: true},
 	}
 }
 

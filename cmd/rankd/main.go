@@ -126,7 +126,11 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if m.App, err = app.New(stores, cfg.appConfig(), m.Clock, log, metrics.New()); err != nil {
+	ac := cfg.appConfig()
+	if ac.AuditKey, err = auditKey(cfg, log); err != nil {
+		return err
+	}
+	if m.App, err = app.New(stores, ac, m.Clock, log, metrics.New()); err != nil {
 		return err
 	}
 	if cfg.AdminUser != "" {
