@@ -129,6 +129,7 @@ func (s *Server) routes() {
 	s.flagRoutes(admin)
 	s.matchmakingRoutes(authed)
 	s.schoolRoutes(authed)
+	s.checkpointRoutes(authed)
 
 	authed.POST("/games", s.require(players.RoleServer, players.RoleAdmin), s.submitGame)
 	authed.PUT("/server/players/:external_id", s.require(players.RoleServer), s.linkPlayer)

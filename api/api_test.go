@@ -164,6 +164,8 @@ var routeRoles = map[string][]players.Role{
 	"GET /api/v1/matchmaking/tickets/mine":    {players.RolePlayer, players.RoleTeacher, players.RoleAdmin},
 	"DELETE /api/v1/matchmaking/tickets/mine": {players.RolePlayer, players.RoleTeacher, players.RoleAdmin},
 	"GET /api/v1/matchmaking/pools":           {players.RoleAdmin},
+	"GET /api/v1/audit/checkpoints":           {players.RoleAdmin},
+	"POST /api/v1/audit/checkpoints/verify":   {players.RoleAdmin},
 	// Schools and classes: the role guards keep out the roles that can
 	// never; who of the allowed roles may is the schools service's
 	// decision (TestSchoolRoutesAreOnlyOwn: another school's teacher, a

@@ -7,8 +7,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/weiqi-platform/rank/internal/apptest"
 	"github.com/weiqi-platform/rank/intake/gamedb"
+	"github.com/weiqi-platform/rank/internal/apptest"
 	"github.com/weiqi-platform/rank/rating"
 )
 
@@ -95,4 +95,38 @@ func TestForgeriesAreFound(t *testing.T) {
 	if !has(r, "bob", 2, rating.CheckKey, "without the audit key") {
 		t.Fatalf("an appended unkeyed adjustment is not reported: %+v", r.Mismatches)
 	}
+}
+
+// TestRollbackFound: a checkpoint kept outside the database shows the
+// store rolled back to an earlier consistent state (here: bob's last
+// entry deleted and his state put back as it was before it, everything
+// else untouched, every hash and MAC genuine).
+func TestRollbackFound(t *testing.T) {
+	w := newAdminWorld(t, onRealStores(), withAuditKey(testAuditKey))
+	ctx := context.Background()
+	w.post("/api/v1/admin/players/bob/adjust", map[string]any{"delta": 30, "reason": "a server outage cost him a game"}, "adj-1", 200, "")
+	out := w.expect(req{method: "GET", path: "/api/v1/audit/checkpoints", token: w.admin}, 200, "")
+	kept := out.JSON["checkpoint"]
+	if ok := w.expect(req{method: "POST", path: "/api/v1/audit/checkpoints/verify", token: w.admin, body: kept}, 200, ""); ok.JSON["ok"] != true {
+		t.Fatalf("the fresh checkpoint does not verify: %s", ok.Body)
+	}
+	// Roll bob back: entry 2 gone, his latest state that of entry 1.
+	es, err := w.rstore.Ledger(ctx, "bob", 0, 10)
+	if err != nil || len(es) != 2 {
+		t.Fatalf("bob's ledger: %v, %v", es, err)
+	}
+	if _, err := w.stack.DB.Collection(apptest.LedgerCollection).DeleteOne(ctx, bson.D{{Key: "_id", Value: "bob#2"}}); err != nil {
+		t.Fatal(err)
+	}
+	w.stack.Tamper(t, apptest.PlayersCollection, "bob", map[string]map[string]any{"$set": {
+		"seq": int64(1), "head": es[1].Hash, "score": es[1].ScoreAfter}})
+	got := w.expect(req{method: "POST", path: "/api/v1/audit/checkpoints/verify", token: w.admin, body: kept}, 200, "")
+	if got.JSON["ok"] != false || !strings.Contains(string(got.Body), "rolled back") || !strings.Contains(string(got.Body), `"player":"bob"`) {
+		t.Fatalf("a rollback is not reported: %s", got.Body)
+	}
+	// A checkpoint someone made up (or signed with another key) proves
+	// nothing and is refused.
+	fake := kept.(map[string]any)
+	fake["mac"] = strings.Repeat("0", 64)
+	w.expect(req{method: "POST", path: "/api/v1/audit/checkpoints/verify", token: w.admin, body: fake}, 400, "invalid_field")
 }

@@ -3,6 +3,7 @@ package rating
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -358,10 +359,24 @@ func (f *formulaCheck) finish(r *Report) {
 
 // VerifyAndKeep verifies the whole store (VerifyAll) and keeps the report
 // under id: a repeated id (a resumed job firing) keeps the first.
-func (s *Service) VerifyAndKeep(ctx context.Context, id string) (Report, error) {
+// Kept checkpoints (from outside the database) are checked too: a ledger
+// shorter than one of them, or rewritten under it, is a CheckRollback
+// mismatch; a checkpoint not signed with this key is one as well.
+func (s *Service) VerifyAndKeep(ctx context.Context, id string, kept ...Checkpoint) (Report, error) {
 	r, err := s.VerifyAll(ctx, id)
 	if err != nil {
 		return Report{}, err
+	}
+	for _, c := range kept {
+		ms, err := s.VerifyCheckpoint(ctx, c)
+		var ie *InputError
+		switch {
+		case errors.As(err, &ie):
+			r.Mismatches = append(r.Mismatches, Mismatch{Check: CheckRollback, Detail: "the kept checkpoint of " + c.At.Format(time.RFC3339) + " " + ie.Reason})
+		case err != nil:
+			return Report{}, err
+		}
+		r.Mismatches = append(r.Mismatches, ms...)
 	}
 	return r, s.store.SaveReport(ctx, r)
 }
