@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -43,6 +44,10 @@ type Config struct {
 	LoginDelay     time.Duration
 	// AuditKey authenticates the ledger (see auditKey).
 	AuditKey string
+	// AuditCheckpoints is the checkpoint file the verify job keeps; empty:
+	// the data dir's audit-checkpoints.jsonl with the embedded store, none
+	// with MONGO_URI.
+	AuditCheckpoints string
 	// RegisterLimitAddress bounds registrations per address per window.
 	RegisterLimitAddress int64
 	// PprofAddr serves net/http/pprof there when set (loopback only by
@@ -111,6 +116,7 @@ func (c *Config) settings() []setting {
 		{flag: "placement", env: "RANK_PLACEMENT", usage: "new players' first rated games are placement games (true or false)", value: (*boolValue)(&c.Placement)},
 		{flag: "login-limit-pair", env: "RANK_LOGIN_LIMIT_PAIR", usage: "failed logins of one account from one address per window before that pair is refused", value: (*int64Value)(&c.LoginLimitPair)},
 		{flag: "login-delay", env: "RANK_LOGIN_DELAY", usage: "wait before each login attempt on an account past login-limit-account", value: (*durationValue)(&c.LoginDelay)},
+		{flag: "audit-checkpoints", env: "RANK_AUDIT_CHECKPOINTS", usage: "file the nightly verification appends signed checkpoints of the ledger heads to and checks the last of; empty: the data dir's audit-checkpoints.jsonl with the embedded store", value: (*stringValue)(&c.AuditCheckpoints)},
 		{flag: "audit-key", env: "RANK_AUDIT_KEY", usage: "key (32 bytes or more) that authenticates the audit trail; empty: the data dir's audit.key with the embedded store", value: (*stringValue)(&c.AuditKey), secret: true},
 	}
 }
@@ -231,7 +237,16 @@ func (c Config) appConfig() app.Config {
 		Placement:      c.Placement,
 		BodyLimit:      c.BodyLimit,
 		TrustedProxies: c.TrustedProxies,
+		CheckpointFile: c.checkpointFile(),
 	}
+}
+
+// checkpointFile is where the verify job keeps its checkpoints.
+func (c Config) checkpointFile() string {
+	if c.AuditCheckpoints == "" && c.MongoURI == "" && c.DataDir != "" {
+		return filepath.Join(c.DataDir, "audit-checkpoints.jsonl")
+	}
+	return c.AuditCheckpoints
 }
 
 // matchPolicy is the pairing policy the settings give.
