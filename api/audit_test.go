@@ -65,6 +65,7 @@ func TestAdminAdjustments(t *testing.T) {
 		{map[string]any{"delta": 0, "reason": "x"}, 400, "invalid_field", "delta"},
 		{map[string]any{"delta": 100_000, "reason": "x"}, 400, "invalid_field", "delta"},
 		{map[string]any{"delta": -1001, "reason": "x"}, 400, "invalid_field", "delta"},
+		{map[string]any{"score": 100_000, "reason": "x"}, 400, "invalid_field", "score"},
 		{map[string]any{"delta": 10, "reason": strings.Repeat("长", 1001)}, 400, "invalid_field", "reason"},
 		{map[string]any{"delta": 10, "reason": "a\x00b"}, 400, "invalid_field", "reason"},
 	} {

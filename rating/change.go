@@ -171,8 +171,8 @@ func checkChange(in ChangeInput) error {
 		return &InputError{"certify", "certify or revoke, not both"}
 	case in.Delta == nil && in.Score == nil && in.Certify.IsZero() && !in.Revoke:
 		return &InputError{"delta", "the change changes nothing: give delta, score, a certified rank or a revocation"}
-	case in.Score != nil && (*in.Score < -ScoreLimit || *in.Score > ScoreLimit):
-		return &InputError{"score", fmt.Sprintf("%d is beyond ±%d", *in.Score, ScoreLimit)}
+	case in.Score != nil && (*in.Score < -MaxSetScore || *in.Score > MaxSetScore):
+		return &InputError{"score", fmt.Sprintf("%d is beyond the limit of ±%d", *in.Score, MaxSetScore)}
 	case in.Delta != nil && *in.Delta == 0:
 		return &InputError{"delta", "0 changes nothing"}
 	case in.Delta != nil && (*in.Delta < -MaxDelta || *in.Delta > MaxDelta):

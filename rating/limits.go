@@ -14,6 +14,10 @@ const (
 	// ranks, more than any correction; a larger move is a placement or
 	// set score, not a delta.
 	MaxDelta = 1000
+	// MaxSetScore bounds a score set outright (an admin's set score, a
+	// placement): ±10,000 is far beyond the ladder (9k starts at -800,
+	// 9d at 900).
+	MaxSetScore = 10_000
 	// MaxReason bounds a reason, in characters: a paragraph, written
 	// into the audit trail of every player it touches.
 	MaxReason = 1000
