@@ -5,9 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
-
-	"github.com/weiqi-platform/rank/intake/gamedb"
 	"github.com/weiqi-platform/rank/internal/apptest"
 	"github.com/weiqi-platform/rank/rating"
 )
@@ -23,7 +20,6 @@ const testAuditKey = "a test audit key of at least 32 bytes!"
 func TestForgeriesAreFound(t *testing.T) {
 	w := newAdminWorld(t, onRealStores(), withAuditKey(testAuditKey))
 	ctx := context.Background()
-	db := w.stack.DB
 	verify := func() rating.Report {
 		t.Helper()
 		r, err := w.ratings.VerifyAll(ctx, "forgery")
@@ -45,22 +41,17 @@ func TestForgeriesAreFound(t *testing.T) {
 	}
 
 	// 1. The stored game's result rewritten (B+R to W+R).
-	var g struct {
-		Verdict string `bson:"verdict"`
+	verdict, _ := w.stack.Raw(t, apptest.GamesCollection, w.gameID)["verdict"].(string)
+	forged := strings.Replace(strings.Replace(verdict, `"B+R"`, `"W+R"`, 1), `"winner":"B"`, `"winner":"W"`, 1)
+	if forged == verdict {
+		t.Fatalf("nothing to rewrite in %s", verdict)
 	}
-	if err := db.Collection(gamedb.Games).FindOne(ctx, bson.D{{Key: "_id", Value: w.gameID}}).Decode(&g); err != nil {
-		t.Fatal(err)
-	}
-	forged := strings.Replace(strings.Replace(g.Verdict, `"B+R"`, `"W+R"`, 1), `"winner":"B"`, `"winner":"W"`, 1)
-	if forged == g.Verdict {
-		t.Fatalf("nothing to rewrite in %s", g.Verdict)
-	}
-	w.stack.Tamper(t, gamedb.Games, w.gameID, map[string]map[string]any{"$set": {"verdict": forged}})
+	w.stack.Tamper(t, apptest.GamesCollection, w.gameID, map[string]map[string]any{"$set": {"verdict": forged}})
 	r := verify()
 	if !has(r, "alice", 1, rating.CheckGame, w.gameID) || !has(r, "bob", 1, rating.CheckGame, "changed after it was rated") {
 		t.Fatalf("a rewritten game result is not reported: %+v", r.Mismatches)
 	}
-	w.stack.Tamper(t, gamedb.Games, w.gameID, map[string]map[string]any{"$set": {"verdict": g.Verdict}})
+	w.stack.Tamper(t, apptest.GamesCollection, w.gameID, map[string]map[string]any{"$set": {"verdict": verdict}})
 
 	// 2. The winner flipped in the ledger: alice's entry rewritten as a
 	// loss, its hash recomputed, her state's head and score following.
@@ -115,9 +106,7 @@ func TestRollbackFound(t *testing.T) {
 	if err != nil || len(es) != 2 {
 		t.Fatalf("bob's ledger: %v, %v", es, err)
 	}
-	if _, err := w.stack.DB.Collection(apptest.LedgerCollection).DeleteOne(ctx, bson.D{{Key: "_id", Value: "bob#2"}}); err != nil {
-		t.Fatal(err)
-	}
+	w.stack.Delete(t, apptest.LedgerCollection, "bob#2")
 	w.stack.Tamper(t, apptest.PlayersCollection, "bob", map[string]map[string]any{"$set": {
 		"seq": int64(1), "head": es[1].Hash, "score": es[1].ScoreAfter}})
 	got := w.expect(req{method: "POST", path: "/api/v1/audit/checkpoints/verify", token: w.admin, body: kept}, 200, "")
