@@ -34,6 +34,12 @@ type RequestObserver interface {
 // none: far above any real game record (a 400-move SGF is under 10 KiB).
 const DefaultBodyLimit = 1 << 20
 
+// DefaultRequestTimeout bounds each request when Deps gives none: past it
+// the request's context ends, so nothing is written after it and the
+// client is answered 503 timeout, well before rankd's 30 s write timeout
+// would cut the connection without an answer.
+const DefaultRequestTimeout = 25 * time.Second
+
 // readyTimeout bounds each readiness ping.
 const readyTimeout = 2 * time.Second
 
@@ -46,6 +52,7 @@ type Deps struct {
 	MetricsHandler http.Handler    // serves GET /metrics; nil: 404
 	BodyLimit      int64           // bytes; 0 means DefaultBodyLimit
 	TrustedProxies []string        // CIDRs or IPs whose X-Forwarded-For is believed; none by default
+	RequestTimeout time.Duration   // each request's deadline; 0 means DefaultRequestTimeout
 
 	Players     *players.Service     // accounts, tokens, who may play
 	Ratings     *rating.Service      // ratings, the ledger, the audit trail, admin changes, verification
@@ -83,6 +90,9 @@ func New(d Deps) (*Server, error) {
 	if d.BodyLimit <= 0 {
 		d.BodyLimit = DefaultBodyLimit
 	}
+	if d.RequestTimeout <= 0 {
+		d.RequestTimeout = DefaultRequestTimeout
+	}
 	e := gin.New()
 	e.HandleMethodNotAllowed = true
 	e.ContextWithFallback = true
@@ -90,7 +100,7 @@ func New(d Deps) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{deps: d, log: d.Logger, engine: e}
-	e.Use(s.requestID, s.observe, s.cors, s.limitBody)
+	e.Use(s.requestID, s.observe, s.cors, s.limitBody, s.deadline)
 	e.NoRoute(func(c *gin.Context) {
 		s.fail(c, &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no route " + c.Request.URL.Path})
 	})
@@ -128,6 +138,7 @@ func (s *Server) routes() {
 	s.matchmakingRoutes(authed)
 	s.schoolRoutes(authed)
 	s.meRoutes(v1, authed, admin)
+	s.checkpointRoutes(authed)
 
 	authed.POST("/games", s.require(players.RoleServer, players.RoleAdmin), s.submitGame)
 	authed.PUT("/server/players/:external_id", s.require(players.RoleServer), s.linkPlayer)

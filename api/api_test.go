@@ -80,7 +80,7 @@ func TestRegisterRefusals(t *testing.T) {
 }
 
 func TestLoginRefusalsAndLimit(t *testing.T) {
-	e := newEnv(t, withPlayers(players.Config{LoginLimitAccount: 3}))
+	e := newEnv(t, withPlayers(players.Config{LoginLimitPair: 3}))
 	e.register("carol")
 	login := func(pass, remote string, xff string) req {
 		r := req{method: "POST", path: "/api/v1/auth/login", body: map[string]string{"username": "carol", "password": pass}, remote: remote}
@@ -95,11 +95,13 @@ func TestLoginRefusalsAndLimit(t *testing.T) {
 			t.Error("401 without WWW-Authenticate")
 		}
 	}
-	out := e.expect(login(pw, "192.0.2.11:1000", ""), 429, "rate_limited")
+	out := e.expect(login(pw, "192.0.2.10:1000", ""), 429, "rate_limited")
 	ra := out.Header.Get("Retry-After")
-	if ra == "" || ra == "0" || out.errDetails()["scope"] != "account" {
+	if ra == "" || ra == "0" || out.errDetails()["scope"] != "account_address" {
 		t.Fatalf("429 with Retry-After %q and details %v", ra, out.errDetails())
 	}
+	// Another address that has not failed logs in with the right password.
+	e.expect(login(pw, "192.0.2.11:1000", ""), 200, "")
 	e.expect(req{method: "POST", path: "/api/v1/auth/login", body: `{"username":"carol"}`}, 400, "missing_field")
 	e.expect(req{method: "POST", path: "/api/v1/auth/login", body: map[string]string{"username": "nobody", "password": pw}}, 401, "invalid_credentials")
 }
@@ -162,6 +164,8 @@ var routeRoles = map[string][]players.Role{
 	"GET /api/v1/matchmaking/tickets/mine":    {players.RolePlayer, players.RoleTeacher, players.RoleAdmin},
 	"DELETE /api/v1/matchmaking/tickets/mine": {players.RolePlayer, players.RoleTeacher, players.RoleAdmin},
 	"GET /api/v1/matchmaking/pools":           {players.RoleAdmin},
+	"GET /api/v1/audit/checkpoints":           {players.RoleAdmin},
+	"POST /api/v1/audit/checkpoints/verify":   {players.RoleAdmin},
 	// Schools and classes: the role guards keep out the roles that can
 	// never; who of the allowed roles may is the schools service's
 	// decision (TestSchoolRoutesAreOnlyOwn: another school's teacher, a

@@ -237,3 +237,37 @@ func (s *Server) verifyReports(c *gin.Context) {
 	}
 	c.JSON(http.StatusOK, NewList(items, ""))
 }
+
+// checkpointRoutes: the signed checkpoints of the ledger heads (issue 11),
+// for an operator to keep outside the database and check later.
+func (s *Server) checkpointRoutes(authed *gin.RouterGroup) {
+	admin := s.require(players.RoleAdmin)
+	authed.GET("/audit/checkpoints", admin, s.getCheckpoints)
+	authed.POST("/audit/checkpoints/verify", admin, s.verifyCheckpoint)
+}
+
+// getCheckpoints signs every player's ledger head now.
+func (s *Server) getCheckpoints(c *gin.Context) {
+	cp, err := s.deps.Ratings.Checkpoint(c.Request.Context())
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"checkpoint": cp})
+}
+
+// verifyCheckpoint checks a kept checkpoint against the ledger now: every
+// head it saw must still be there.
+func (s *Server) verifyCheckpoint(c *gin.Context) {
+	var cp rating.Checkpoint
+	if err := decodeJSON(c, &cp); err != nil {
+		s.fail(c, err)
+		return
+	}
+	ms, err := s.deps.Ratings.VerifyCheckpoint(c.Request.Context(), cp)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"ok": len(ms) == 0, "mismatches": ms})
+}

@@ -60,6 +60,14 @@ func TestAdminAdjustments(t *testing.T) {
 		{map[string]any{"rank": "eleven", "reason": "x"}, 400, "invalid_field", "rank"},
 		{map[string]any{"score": 2_000_000_000, "reason": "x"}, 400, "invalid_field", "score"},
 		{`{"delta":"ten","reason":"x"}`, 400, "invalid_json", "delta"},
+		// Bounds (issue 11): a delta that changes nothing, one past the
+		// limit, a reason past its length or with control characters.
+		{map[string]any{"delta": 0, "reason": "x"}, 400, "invalid_field", "delta"},
+		{map[string]any{"delta": 100_000, "reason": "x"}, 400, "invalid_field", "delta"},
+		{map[string]any{"delta": -1001, "reason": "x"}, 400, "invalid_field", "delta"},
+		{map[string]any{"score": 100_000, "reason": "x"}, 400, "invalid_field", "score"},
+		{map[string]any{"delta": 10, "reason": strings.Repeat("长", 1001)}, 400, "invalid_field", "reason"},
+		{map[string]any{"delta": 10, "reason": "a\x00b"}, 400, "invalid_field", "reason"},
 	} {
 		out := w.post(adjust, tc.body, "", tc.status, tc.code)
 		if out.errDetails()["field"] != tc.field {

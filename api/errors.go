@@ -143,7 +143,11 @@ var errorTable = []rule{
 		detail: func(err error) (string, map[string]any) {
 			var e *games.InvalidRecordError
 			errors.As(err, &e)
-			return e.Error(), map[string]any{"field": e.Field, "reason": e.Msg}
+			d := map[string]any{"field": e.Field, "reason": e.Msg}
+			if e.Limit != 0 {
+				d["limit"], d["got"] = e.Limit, e.Got
+			}
+			return e.Error(), d
 		}},
 	{as: func(err error) bool { var e *intake.UnknownPlayerError; return errors.As(err, &e) },
 		status: http.StatusUnprocessableEntity, code: "unknown_player", message: "a player of the game is unknown",
@@ -169,6 +173,13 @@ var errorTable = []rule{
 	{is: rating.ErrBusy, status: http.StatusServiceUnavailable, code: "busy", message: "the players are busy with other games; try again",
 		detail: func(error) (string, map[string]any) { return "", map[string]any{retryAfterKey: int64(1)} }},
 	{is: rating.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "not found"},
+	{as: func(err error) bool { var e *rating.InputError; return errors.As(err, &e) },
+		status: http.StatusBadRequest, code: "invalid_field", message: "a field of the change is invalid",
+		detail: func(err error) (string, map[string]any) {
+			var e *rating.InputError
+			errors.As(err, &e)
+			return e.Field + " " + e.Reason, map[string]any{"field": e.Field, "reason": e.Reason}
+		}},
 
 	// exams (ranks) and check-ins
 	{as: func(err error) bool { var e *exams.ValidationError; return errors.As(err, &e) },
@@ -319,6 +330,11 @@ func classify(err error) (e *Error, ok bool) {
 // chain. Unknown errors and store trouble are logged here, once; the
 // client sees the request id, never the error's text.
 func (s *Server) fail(c *gin.Context, err error) {
+	// A store call cut off by the request's own deadline is a timeout,
+	// not an outage of that store.
+	if errors.Is(c.Request.Context().Err(), context.DeadlineExceeded) && errors.Is(err, context.DeadlineExceeded) {
+		err = context.DeadlineExceeded
+	}
 	e, known := classify(err)
 	id := requestIDOf(c)
 	switch {

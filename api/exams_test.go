@@ -107,6 +107,9 @@ func TestExamScheduleRefusesBadFields(t *testing.T) {
 		{func(d map[string]any) { d["rules"] = "klingon" }, "rules"},
 		{func(d map[string]any) { d["board_size"] = 12 }, "board_size"},
 		{func(d map[string]any) { d["time_control"] = map[string]int{"main_seconds": -1} }, "time_control"},
+		// Bounds (issue 11).
+		{func(d map[string]any) { d["registration_opens"] = "1000000h" }, "registration_opens"},
+		{func(d map[string]any) { d["time_control"] = map[string]int64{"main_seconds": 1 << 55} }, "time_control"},
 	} {
 		d := examDraft(false)
 		tc.edit(d)

@@ -31,7 +31,7 @@ type gameIn struct {
 	White       string   `json:"white"`
 	BlackID     string   `json:"black_id"`
 	WhiteID     string   `json:"white_id"`
-	Size        int      `json:"size"`
+	Size        *int     `json:"size"`
 	Rules       string   `json:"rules"`
 	Komi        *float64 `json:"komi"`
 	Handicap    *int     `json:"handicap"`
@@ -54,12 +54,19 @@ func badRecord(field, format string, args ...any) error {
 // record turns the JSON body into a record (nil when it carries SGF).
 func (in gameIn) record() (*games.Record, error) {
 	if in.SGF != "" {
-		if len(in.Moves) > 0 || len(in.Setup) > 0 || in.End != "" || len(in.Dead) > 0 || in.Result != "" || in.Size != 0 || in.Rules != "" || in.Komi != nil || in.Handicap != nil {
+		if len(in.Moves) > 0 || len(in.Setup) > 0 || in.End != "" || len(in.Dead) > 0 || in.Result != "" || in.Size != nil || in.Rules != "" || in.Komi != nil || in.Handicap != nil {
 			return nil, badRecord("sgf", "give the game either as sgf or as fields (size, rules, komi, handicap, moves, end, result, dead), not both")
 		}
 		return nil, nil
 	}
-	r := &games.Record{Size: in.Size, Komi: math.NaN(), Handicap: -1, Result: in.Result}
+	r := &games.Record{Komi: math.NaN(), Handicap: -1, Result: in.Result}
+	if in.Size != nil {
+		// Given, so never the unset 0 that takes the default.
+		if *in.Size < games.MinSize || *in.Size > games.MaxSize {
+			return nil, badRecord("size", "board size must be %d to %d, not %d", games.MinSize, games.MaxSize, *in.Size)
+		}
+		r.Size = *in.Size
+	}
 	if in.Rules != "" {
 		rs, err := games.ParseRuleset(in.Rules)
 		if err != nil {
@@ -167,6 +174,9 @@ func (s *Server) submission(c *gin.Context) (intake.Submission, error) {
 			sub.Rated = &b
 		}
 		return sub, nil
+	}
+	if err := jsonContentType(c, "application/json or "+SGFType); err != nil {
+		return intake.Submission{}, err
 	}
 	var in gameIn
 	if err := decodeJSON(c, &in); err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -15,6 +16,9 @@ import (
 // fields and trailing data, with errors that say what is wrong. The
 // Content-Type is not checked: `curl -d` sends a form type for JSON.
 func decodeJSON(c *gin.Context, v any) error {
+	if err := jsonContentType(c, "application/json"); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(c.Request.Body)
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
@@ -92,4 +96,26 @@ func joinQuoted(xs []string) string {
 
 func badParam(param, msg string) error {
 	return &Error{Status: http.StatusBadRequest, Code: "invalid_parameter", Message: msg, Details: map[string]any{"parameter": param}}
+}
+
+// jsonContentType refuses a body whose Content-Type is neither JSON nor
+// none (415 naming the type and what the route takes), before the body is
+// read as JSON: the fault is the type, not a "malformed JSON" at byte 1.
+// application/x-www-form-urlencoded is read as JSON too: it is what
+// curl -d sends by default (decided, for the README's commands).
+func jsonContentType(c *gin.Context, takes string) error {
+	ct := c.GetHeader("Content-Type")
+	if ct == "" {
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	switch {
+	case err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json") || mt == "application/x-www-form-urlencoded"):
+		return nil
+	case err != nil:
+		mt = ct
+	}
+	return &Error{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type",
+		Message: "content type " + strconv.Quote(mt) + " is not taken here; send " + takes,
+		Details: map[string]any{"content_type": mt, "takes": takes}}
 }

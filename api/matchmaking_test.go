@@ -136,6 +136,7 @@ func TestMatchmakingRefusesBadTickets(t *testing.T) {
 		{map[string]any{"board_size": 19, "rules": "chinese"}, 400, "missing_field", "time_control"},
 		{map[string]any{"board_size": 19, "time_control": map[string]any{"main_seconds": 600, "periods": 3}, "rules": "chinese"}, 422, "invalid_field", "time_control.period"},
 		{map[string]any{"board_size": 19, "time_control": map[string]any{"minutes": 10}, "rules": "chinese"}, 400, "invalid_json", "time_control"},
+		{map[string]any{"board_size": 19, "time_control": map[string]any{"main_seconds": int64(1) << 55}, "rules": "chinese"}, 422, "invalid_field", "time_control.main_seconds"},
 		{map[string]any{"board_size": 19, "time_control": "rapid", "rules": "lasker"}, 422, "invalid_field", "rules"},
 		{map[string]any{"board_size": 19, "time_control": "rapid", "rules": "chinese", "rank_range": map[string]any{"min": "5 dun"}}, 422, "invalid_field", "rank_range.min"},
 		{map[string]any{"board_size": 19, "time_control": "rapid", "rules": "chinese", "rank_range": map[string]any{"max": "9p"}}, 422, "invalid_field", "rank_range.max"},

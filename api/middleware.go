@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -103,6 +104,15 @@ func (s *Server) limitBody(c *gin.Context) {
 		return
 	}
 	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.deps.BodyLimit)
+	c.Next()
+}
+
+// deadline gives the request's context the request timeout: the services
+// stop at their next store call or check, and write nothing after it.
+func (s *Server) deadline(c *gin.Context) {
+	ctx, cancel := context.WithTimeout(c.Request.Context(), s.deps.RequestTimeout)
+	defer cancel()
+	c.Request = c.Request.WithContext(ctx)
 	c.Next()
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/ranks"
+	"github.com/weiqi-platform/rank/rating"
 )
 
 // Promotion exams (platform.md flow 4): an admin's Schedule fires by
@@ -27,6 +28,13 @@ const (
 	DefaultRegistrationOpens = 7 * 24 * time.Hour // before each session
 	DefaultSessionLength     = 24 * time.Hour     // from the firing to the grading deadline
 	MaxSessionLength         = 31 * 24 * time.Hour
+	// MaxRegistrationOpens: registration opens at most 90 days before a
+	// session (issue 11: 1,000,000 hours was accepted).
+	MaxRegistrationOpens = 90 * 24 * time.Hour
+	// MaxDecisionReason bounds an admin's reason to approve or reject a
+	// pass, in characters: it goes into the certification's reason with
+	// the tally, within rating.MaxReason.
+	MaxDecisionReason = rating.MaxReason - 200
 )
 
 // DefaultTimeControl is 20 minutes and 3×30 s byo-yomi.
@@ -198,6 +206,9 @@ func (d Draft) Build(c Checks, id, by string, now time.Time) (Schedule, error) {
 	s.RegistrationOpens = duration("registration_opens", d.RegistrationOpens, DefaultRegistrationOpens)
 	s.RegistrationCloses = duration("registration_closes", d.RegistrationCloses, 0)
 	s.SessionLength = duration("session_length", d.SessionLength, DefaultSessionLength)
+	if s.RegistrationOpens > MaxRegistrationOpens {
+		fail("registration_opens", "must be at most "+MaxRegistrationOpens.String()+" before the session, not "+s.RegistrationOpens.String())
+	}
 	if s.RegistrationOpens <= s.RegistrationCloses {
 		fail("registration_opens", "must be longer before the session than registration_closes ("+s.RegistrationCloses.String()+")")
 	}

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/players"
@@ -444,6 +446,12 @@ func (s *Service) Reject(ctx context.Context, resultID, admin, reason string) (R
 func (s *Service) decide(ctx context.Context, id, admin, reason, to string) (Result, error) {
 	if reason == "" {
 		return Result{}, ErrReasonRequired
+	}
+	if n := utf8.RuneCountInString(reason); n > MaxDecisionReason {
+		return Result{}, &ValidationError{Fields: []FieldError{{"reason", fmt.Sprintf("is %d characters, longer than the limit of %d", n, MaxDecisionReason)}}}
+	}
+	if err := rating.CheckReason(reason); err != nil {
+		return Result{}, &ValidationError{Fields: []FieldError{{"reason", strings.TrimPrefix(err.Error(), "rating: reason ")}}}
 	}
 	r, err := s.Store.Result(ctx, id)
 	if err != nil {

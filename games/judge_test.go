@@ -56,6 +56,7 @@ func TestJudge(t *testing.T) {
 		{name: "no end", rec: base(func(r *Record) { r.End = "" }), err: ErrInvalidRecord, field: "end"},
 		{name: "unknown end", rec: base(func(r *Record) { r.End = "boredom" }), err: ErrInvalidRecord, field: "end"},
 		{name: "resign without a side", rec: base(func(r *Record) { r.End = EndResign }), err: ErrInvalidRecord, field: "end_by"},
+		{name: "resign with a malformed result", rec: base(func(r *Record) { r.End, r.Result = EndResign, "black resigned" }), err: ErrInvalidRecord, field: "result"},
 		{name: "side for a count", rec: base(func(r *Record) { r.EndBy = Black }), err: ErrInvalidRecord, field: "end_by"},
 		{name: "dead stones in a resigned game", rec: base(func(r *Record) { r.End, r.EndBy, r.Dead = EndResign, Black, []Point{pt("cc")} }),
 			err: ErrInvalidRecord, field: "dead"},

@@ -163,6 +163,11 @@ func (r *Record) validate() error {
 	}
 	if r.End.needsSide() != (r.EndBy == Black || r.EndBy == White) {
 		if r.End.needsSide() {
+			// The side is read from the result when none is given: a
+			// result that cannot be read is the fault, not end_by.
+			if _, _, err := ParseResult(r.Result); err != nil {
+				return invalid("result", "%v, so it does not say which side ended the game by %s (or give end_by)", err, r.End)
+			}
 			return invalid("end_by", "a game ended by %s must say which side", r.End)
 		}
 		return invalid("end_by", "a game ended by %s has no side that ended it", r.End)

@@ -166,6 +166,13 @@ func (in *Intake) Submit(ctx context.Context, s Submission) (Accepted, error) {
 }
 
 func (in *Intake) submit(ctx context.Context, s Submission) (Accepted, error) {
+	if err := checkSubmissionText(s); err != nil {
+		return Accepted{}, err
+	}
+	var err error
+	if s.TimeControl, err = timeControlText(s.TimeControl); err != nil {
+		return Accepted{}, err
+	}
 	r := s.Record
 	if r == nil {
 		if len(s.SGF) == 0 {
@@ -177,7 +184,6 @@ func (in *Intake) submit(ctx context.Context, s Submission) (Accepted, error) {
 		}
 	}
 	black, white := s.Black, s.White
-	var err error
 	if black, err = in.linked(ctx, "black", black, s.BlackID, s.By); err != nil {
 		return Accepted{}, err
 	}
@@ -229,6 +235,11 @@ func (in *Intake) submit(ctx context.Context, s Submission) (Accepted, error) {
 	// only a record without any is taken on trust.
 	v, err := games.JudgeWith(r, games.JudgeOptions{ProposeDead: true, TrustClaim: s.Trusted && len(r.Dead) == 0})
 	if err != nil {
+		return Accepted{}, err
+	}
+	// Judging a long record is the one slow step and asks no store: a
+	// caller whose deadline passed meanwhile gets nothing stored.
+	if err := ctx.Err(); err != nil {
 		return Accepted{}, err
 	}
 	g := StoredGame{

@@ -19,7 +19,7 @@ func RatingInput(g StoredGame) (rating.GameInput, error) {
 	}
 	v := g.Verdict
 	in := rating.GameInput{
-		ID: g.ID, Black: g.Black, White: g.White, SourceID: g.SourceID, Actor: g.SubmittedBy, At: g.FinishedAt,
+		ID: g.ID, Black: g.Black, White: g.White, SourceID: g.SourceID, GameHash: BoundHash(g), Actor: g.SubmittedBy, At: g.FinishedAt,
 		Game: rating.Game{Moves: v.Moves, Handicap: g.Record.Handicap},
 	}
 	switch {

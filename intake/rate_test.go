@@ -33,6 +33,7 @@ func TestRatingInput(t *testing.T) {
 			}
 			want := tc.want
 			want.ID, want.Black, want.White, want.SourceID, want.Actor = "g", "alice", "bob", "s", "srv"
+			want.GameHash = intake.BoundHash(g) // the stored game, bound into the ledger
 			if got != want {
 				t.Fatalf("RatingInput = %+v, want %+v", got, want)
 			}

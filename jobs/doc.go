@@ -16,7 +16,11 @@
 // in the pending list and the next sweep of any replica (every
 // Options.SweepEvery, and at start) takes it over and runs it again with
 // the same Firing. A failed run is retried by the sweeps up to
-// Options.MaxAttempts, then given up and marked failed.
+// Options.MaxAttempts, then given up and marked failed. A scheduled firing
+// whose lease could not be taken (Redis down) is tried again, from
+// Options.RetryEvery doubling, until the job's next firing is due; a
+// firing that finished is also kept in the document store (Options.Runs,
+// jobs/jobsdb), so a Redis that lost its data never runs it twice.
 //
 // The contract for Run, which this package cannot enforce:
 //   - Idempotent and resumable: a firing may be run again after a crash at

@@ -109,3 +109,15 @@ var ErrUnknownJob = errors.New("unknown job")
 
 // ErrBadJob is returned (wrapped) by Add for a job that cannot be run.
 var ErrBadJob = errors.New("bad job")
+
+// Runs is where the runner keeps the firings that finished, in the
+// document store (jobs/jobsdb): the done markers in Leases live in Redis,
+// and a Redis that lost its data would let a retried admin run (the same
+// Idempotency-Key) or a resumed firing run twice. Optional (Options.Runs).
+type Runs interface {
+	// Finished reports whether key was marked finished.
+	Finished(ctx context.Context, key string) (bool, error)
+	// MarkFinished records key as finished at at; marking it again is no
+	// error and keeps the first time.
+	MarkFinished(ctx context.Context, key string, at time.Time) error
+}

@@ -43,7 +43,12 @@ const (
 	DefaultLeaseTTL    = 30 * time.Second
 	DefaultMaxAttempts = 3
 	DefaultRetention   = 7 * 24 * time.Hour // how long a done marker stops a firing from running again
-	sweepLimit         = 100                // pending firings looked at per sweep
+	// DefaultRetryEvery: a firing whose store could not be reached (Redis
+	// down) is tried again after this, doubling up to a minute, until the
+	// job's next firing is due (issue 11: it was lost).
+	DefaultRetryEvery = time.Second
+	maxRetryEvery     = time.Minute
+	sweepLimit        = 100 // pending firings looked at per sweep
 )
 
 // Options tune a Runner; the zero value gives the defaults.
@@ -54,7 +59,12 @@ type Options struct {
 	SweepEvery  time.Duration // how often to look for firings whose holder died; default LeaseTTL
 	MaxAttempts int           // failed runs of one firing before it is given up; default 3
 	Retention   time.Duration // done markers are kept this long; default 7 days
-	Logger      *slog.Logger  // default discards
+	RetryEvery  time.Duration // first wait before a firing the store refused is tried again; default 1s
+	// Runs keeps finished firings in the document store, so a finished
+	// firing never runs again even when Redis lost its done markers; nil:
+	// Leases alone decide.
+	Runs   Runs
+	Logger *slog.Logger // default discards
 }
 
 // ErrLeaseLost is a Report's error when the runner lost a firing's lease
@@ -105,6 +115,9 @@ func New(leases Leases, opt Options) *Runner {
 	}
 	if opt.Retention <= 0 {
 		opt.Retention = DefaultRetention
+	}
+	if opt.RetryEvery <= 0 {
+		opt.RetryEvery = DefaultRetryEvery
 	}
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
@@ -215,7 +228,33 @@ func (r *Runner) loop(ctx context.Context, e *entry) {
 		}
 		last = next // never Next of a clock read that could lag next: one firing, one key
 		f := Firing{Job: e.job.Name, At: next.UTC()}
-		r.wg.Go(func() { r.logReport(r.fire(ctx, e, f)) })
+		r.wg.Go(func() { r.fireRetrying(ctx, e, f) })
+	}
+}
+
+// fireRetrying fires f, and while the store cannot be asked (an outage:
+// the lease could not be taken or the outcome not recorded) tries again,
+// in real time like the leases, until the job's next firing is due; the
+// next firing's own run catches up from there (see the package doc).
+func (r *Runner) fireRetrying(ctx context.Context, e *entry, f Firing) {
+	until := e.sched.Next(f.At)
+	wait := r.opt.RetryEvery
+	for {
+		rep, err := r.fire(ctx, e, f)
+		r.logReport(rep, err)
+		if err == nil || ctx.Err() != nil {
+			return
+		}
+		if !until.IsZero() && !r.opt.Clock.Now().Add(wait).Before(until) {
+			r.opt.Logger.Error("jobs: firing given up: its store stayed unreachable until the next firing", "key", f.Key(), "err", err)
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, maxRetryEvery)
 	}
 }
 
@@ -306,6 +345,16 @@ func (r *Runner) RunNow(ctx context.Context, name, runID string) (Report, error)
 func (r *Runner) fire(ctx context.Context, e *entry, f Firing) (Report, error) {
 	rep := Report{Firing: f}
 	key, owner, ttl := f.Key(), r.opt.Owner, r.opt.LeaseTTL
+	if r.opt.Runs != nil {
+		finished, err := r.opt.Runs.Finished(ctx, key)
+		if err != nil {
+			return rep, fmt.Errorf("jobs: read run %s: %w", key, err)
+		}
+		if finished {
+			rep.Claim = Done
+			return rep, nil
+		}
+	}
 	claim, err := r.leases.Take(ctx, f, owner, ttl)
 	if err != nil {
 		return rep, fmt.Errorf("jobs: take %s: %w", key, err)
@@ -334,6 +383,11 @@ func (r *Runner) fire(ctx context.Context, e *entry, f Firing) (Report, error) {
 		rep.Err = errors.Join(ErrLeaseLost, rep.Err)
 		return rep, nil
 	case rep.Err == nil:
+		if r.opt.Runs != nil {
+			if err = r.opt.Runs.MarkFinished(sctx, key, r.opt.Clock.Now()); err != nil {
+				break // the lease expires and a sweep runs it again: idempotent
+			}
+		}
 		err = r.leases.Finish(sctx, key, owner, r.opt.Retention)
 	case ctx.Err() != nil:
 		err = r.leases.Release(sctx, key, owner)

@@ -7,6 +7,11 @@
 // every Store implementation must pass, with an in-memory Store held to it
 // for tests.
 //
+// Login counts failures only (Service.Login): per account and address
+// together (then that pair is refused), per address (then it is
+// refused), and per account over all addresses (then each attempt waits,
+// never refused), so nobody can lock another's account from elsewhere.
+//
 // A password is read one way at registration and at login: UTF-8 only
 // (U+FFFD, what a decoder makes of other bytes, refused too), in NFC. At
 // most maxHashesInFlight argon2id hashes (19 MiB each) run at once in the

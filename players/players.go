@@ -145,6 +145,9 @@ type Limiter interface {
 	// Hit counts one attempt for key in the window of the given length that
 	// contains now, and returns how many attempts that window holds.
 	Hit(ctx context.Context, key string, now time.Time, window time.Duration) (int64, error)
+	// Count returns how many attempts the window of key containing now
+	// holds, without counting one.
+	Count(ctx context.Context, key string, now time.Time, window time.Duration) (int64, error)
 	// Reset forgets the attempts for key in the window that contains now.
 	Reset(ctx context.Context, key string, now time.Time, window time.Duration) error
 }
@@ -178,12 +181,16 @@ func (e *FieldError) Unwrap() error { return ErrInvalid }
 // RateLimitError says which limit was hit and when to try again. It
 // unwraps to ErrRateLimited.
 type RateLimitError struct {
-	Scope      string // "account" or "address"
+	Scope      string // "account_address" (login), "address" (login, registration)
 	RetryAfter time.Duration
 }
 
 func (e *RateLimitError) Error() string {
-	return fmt.Sprintf("too many login attempts for this %s; retry in %s", e.Scope, e.RetryAfter.Round(time.Second))
+	what := "this " + e.Scope
+	if e.Scope == "account_address" {
+		what = "this account from this address"
+	}
+	return fmt.Sprintf("too many attempts for %s; retry in %s", what, e.RetryAfter.Round(time.Second))
 }
 
 // Unwrap makes errors.Is(err, ErrRateLimited) true.

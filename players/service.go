@@ -9,13 +9,19 @@ import (
 	"time"
 )
 
-// Defaults of Config, decided: a token lasts a day; login allows 10 tries
-// per account and 100 per address, and registration 30 per address, in
-// each 15-minute window. A successful login clears its account's count.
+// Defaults of Config, decided: a token lasts a day. Login counts failed
+// attempts in each 15-minute window: 10 for one account from one address
+// (then that pair is refused until the window ends; a success clears it),
+// 100 from one address over all accounts (then that address is refused),
+// and 100 for one account over all addresses (then every attempt on it
+// waits 1 s first: no lockout, so nobody can lock an account out from
+// elsewhere). Registration allows 30 per address per window.
 const (
 	DefaultTokenTTL             = 24 * time.Hour
-	DefaultLoginLimitAccount    = 10
+	DefaultLoginLimitPair       = 10
+	DefaultLoginLimitAccount    = 100
 	DefaultLoginLimitAddress    = 100
+	DefaultLoginDelay           = time.Second
 	DefaultRegisterLimitAddress = 30
 	DefaultLimitWindow          = 15 * time.Minute
 	// DefaultTokenCacheTTL: a token found valid is believed for this long
@@ -30,9 +36,17 @@ const (
 
 // Config tunes a Service. Zero fields take the defaults above.
 type Config struct {
-	TokenTTL             time.Duration
-	LoginLimitAccount    int64
+	TokenTTL time.Duration
+	// LoginLimitPair: failed logins of one account from one address per
+	// window before that pair is refused (429).
+	LoginLimitPair int64
+	// LoginLimitAccount: failed logins of one account from all addresses
+	// per window before each attempt on it waits LoginDelay (never refused).
+	LoginLimitAccount int64
+	// LoginLimitAddress: failed logins from one address over all accounts
+	// per window before that address is refused (429).
 	LoginLimitAddress    int64
+	LoginDelay           time.Duration
 	RegisterLimitAddress int64
 	LimitWindow          time.Duration
 	// TokenCacheTTL: see DefaultTokenCacheTTL; negative turns it off.
@@ -44,8 +58,14 @@ func (c Config) withDefaults() Config {
 	if c.TokenTTL <= 0 {
 		c.TokenTTL = DefaultTokenTTL
 	}
+	if c.LoginLimitPair <= 0 {
+		c.LoginLimitPair = DefaultLoginLimitPair
+	}
 	if c.LoginLimitAccount <= 0 {
 		c.LoginLimitAccount = DefaultLoginLimitAccount
+	}
+	if c.LoginDelay <= 0 {
+		c.LoginDelay = DefaultLoginDelay
 	}
 	if c.LoginLimitAddress <= 0 {
 		c.LoginLimitAddress = DefaultLoginLimitAddress
@@ -115,9 +135,14 @@ func (s *Service) Register(ctx context.Context, username, password, addr string)
 	return a, tok, err
 }
 
-// Login checks the password and issues a token. Attempts are limited per
-// account and per address (see Config); when Redis is unreachable login is
-// refused rather than left unlimited.
+// Login checks the password and issues a token. Only failures count
+// (Config): one account from one address is refused after LoginLimitPair
+// of them, one address after LoginLimitAddress; an account failed often
+// from everywhere is slowed (LoginDelay), never locked. So the right
+// password from an address that has not failed is never refused, and a
+// game server's account (role server), whose token comes from this login,
+// cannot be locked or slowed from elsewhere. When Redis is unreachable
+// login is refused rather than left unlimited.
 func (s *Service) Login(ctx context.Context, username, password, addr string) (IssuedToken, error) {
 	// A malformed name is just a wrong one: say nothing about the rules.
 	name, nerr := NormalizeUsername(username)
@@ -130,11 +155,30 @@ func (s *Service) Login(ctx context.Context, username, password, addr string) (I
 	if err != nil {
 		return IssuedToken{}, err
 	}
-	accountKey := "login:account:" + name
-	if err := s.limit(ctx, accountKey, "account", s.cfg.LoginLimitAccount); err != nil {
+	if s.limiter == nil {
+		return IssuedToken{}, errNoLimiter
+	}
+	keys := loginKeys(name, addr)
+	now := s.cfg.Now()
+	// Counted before the hash, added after it: concurrent failures may
+	// pass a limit by at most the hashes in flight (hashgate), and an
+	// attempt that has not failed yet never counts against anyone.
+	pairFails, err := s.limiter.Count(ctx, keys.pair, now, s.cfg.LimitWindow)
+	if err != nil {
 		return IssuedToken{}, err
 	}
-	if err := s.limit(ctx, "login:address:"+addr, "address", s.cfg.LoginLimitAddress); err != nil {
+	if pairFails >= s.cfg.LoginLimitPair {
+		return IssuedToken{}, s.limited("account_address", now)
+	}
+	addrFails, err := s.limiter.Count(ctx, keys.address, now, s.cfg.LimitWindow)
+	if err != nil {
+		return IssuedToken{}, err
+	}
+	if addrFails >= s.cfg.LoginLimitAddress {
+		return IssuedToken{}, s.limited("address", now)
+	}
+	accountFails, err := s.limiter.Count(ctx, keys.account, now, s.cfg.LimitWindow)
+	if err != nil {
 		return IssuedToken{}, err
 	}
 	var a Account
@@ -143,28 +187,65 @@ func (s *Service) Login(ctx context.Context, username, password, addr string) (I
 	} else {
 		err = ErrNotFound
 	}
-	switch {
-	case errors.Is(err, ErrNotFound):
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return IssuedToken{}, err
+	}
+	if accountFails >= s.cfg.LoginLimitAccount && !(a.Role == RoleServer && pairFails == 0) {
+		if err := sleep(ctx, s.cfg.LoginDelay); err != nil {
+			return IssuedToken{}, err
+		}
+	}
+	var ok bool
+	if errors.Is(err, ErrNotFound) {
 		// Spend the same time as for a real account, so timing does not
 		// tell which usernames exist.
 		if _, err := verifyPassword(ctx, dummyHash, password); err != nil {
 			return IssuedToken{}, err // busy: as for a real account
 		}
-		return IssuedToken{}, ErrInvalidCredentials
-	case err != nil:
-		return IssuedToken{}, err
-	}
-	ok, err := verifyPassword(ctx, a.PasswordHash, password)
-	if err != nil {
+	} else if ok, err = verifyPassword(ctx, a.PasswordHash, password); err != nil {
 		return IssuedToken{}, fmt.Errorf("account %q: %w", a.Username, err)
 	}
 	if !ok {
+		for _, k := range []string{keys.pair, keys.address, keys.account} {
+			if _, err := s.limiter.Hit(ctx, k, now, s.cfg.LimitWindow); err != nil {
+				return IssuedToken{}, err
+			}
+		}
 		return IssuedToken{}, ErrInvalidCredentials
 	}
-	if err := s.limiter.Reset(ctx, accountKey, s.cfg.Now(), s.cfg.LimitWindow); err != nil {
-		return IssuedToken{}, err
+	if pairFails > 0 {
+		if err := s.limiter.Reset(ctx, keys.pair, now, s.cfg.LimitWindow); err != nil {
+			return IssuedToken{}, err
+		}
 	}
 	return s.issue(ctx, a)
+}
+
+// loginKeys are the limiter's counters of failed logins.
+type loginKeyset struct{ pair, address, account string }
+
+func loginKeys(name, addr string) loginKeyset {
+	return loginKeyset{
+		pair:    "login:fail:pair:" + name + "|" + addr,
+		address: "login:fail:address:" + addr,
+		account: "login:fail:account:" + name,
+	}
+}
+
+func (s *Service) limited(scope string, now time.Time) error {
+	return &RateLimitError{Scope: scope, RetryAfter: windowEnd(now, s.cfg.LimitWindow).Sub(now)}
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // limit counts one attempt under key and refuses it past max.
@@ -178,7 +259,7 @@ func (s *Service) limit(ctx context.Context, key, scope string, max int64) error
 		return err
 	}
 	if n > max {
-		return &RateLimitError{Scope: scope, RetryAfter: windowEnd(now, s.cfg.LimitWindow).Sub(now)}
+		return s.limited(scope, now)
 	}
 	return nil
 }

@@ -113,13 +113,15 @@ func TestLogin(t *testing.T) {
 	}
 }
 
-func TestLoginLimitPerAccount(t *testing.T) {
-	s, clk := newService(t, players.Config{LoginLimitAccount: 3})
+// TestLoginLimitPerAccountAndAddress: failures lock out the account only
+// from the address that made them; a success there clears its count.
+func TestLoginLimitPerAccountAndAddress(t *testing.T) {
+	s, clk := newService(t, players.Config{LoginLimitPair: 3})
 	ctx := context.Background()
 	if _, _, err := s.Register(ctx, "carol", pw, "192.0.2.1"); err != nil {
 		t.Fatal(err)
 	}
-	// Two failures, then a success clears the account's count ...
+	// Two failures, then a success clears the pair's count ...
 	for range 2 {
 		if _, err := s.Login(ctx, "carol", "wrong password", "192.0.2.2"); !errors.Is(err, players.ErrInvalidCredentials) {
 			t.Fatal(err)
@@ -128,25 +130,73 @@ func TestLoginLimitPerAccount(t *testing.T) {
 	if _, err := s.Login(ctx, "carol", pw, "192.0.2.2"); err != nil {
 		t.Fatalf("third attempt (right password): %v", err)
 	}
-	// ... so three more are allowed, from any address, and the fourth is
-	// refused even with the right password.
+	// ... so three more failures are allowed, and the fourth attempt from
+	// that address is refused even with the right password ...
 	for i := range 3 {
-		if _, err := s.Login(ctx, "Carol", "wrong password", "192.0.2."+string(rune('3'+i))); !errors.Is(err, players.ErrInvalidCredentials) {
+		if _, err := s.Login(ctx, "Carol", "wrong password", "192.0.2.2"); !errors.Is(err, players.ErrInvalidCredentials) {
 			t.Fatalf("attempt %d: %v", i, err)
 		}
 	}
-	_, err := s.Login(ctx, "carol", pw, "192.0.2.7")
+	_, err := s.Login(ctx, "carol", pw, "192.0.2.2")
 	var rl *players.RateLimitError
-	if !errors.As(err, &rl) || rl.Scope != "account" || rl.RetryAfter != 5*time.Minute {
-		t.Fatalf("fourth attempt: %v, want an account RateLimitError retrying in 5m", err)
+	if !errors.As(err, &rl) || rl.Scope != "account_address" || rl.RetryAfter != 5*time.Minute {
+		t.Fatalf("fourth attempt: %v, want an account_address RateLimitError retrying in 5m", err)
+	}
+	// ... while the right password from an address that has not failed is
+	// let in.
+	if _, err := s.Login(ctx, "carol", pw, "192.0.2.7"); err != nil {
+		t.Fatalf("login from a clean address: %v", err)
 	}
 	// The next window allows logins again.
 	clk.Add(5 * time.Minute)
-	if _, err := s.Login(ctx, "carol", pw, "192.0.2.7"); err != nil {
+	if _, err := s.Login(ctx, "carol", pw, "192.0.2.2"); err != nil {
 		t.Fatalf("login in the next window: %v", err)
 	}
 }
 
+// TestNobodyCanLockAnAccountFromElsewhere: a flood of failures for root
+// and for the game server's account, from many addresses, refuses neither
+// the right password from a clean address; past the per-account ceiling
+// a player's attempts wait, the game server's from a clean address do not.
+func TestNobodyCanLockAnAccountFromElsewhere(t *testing.T) {
+	const delay = 300 * time.Millisecond
+	s, _ := newService(t, players.Config{LoginLimitPair: 2, LoginLimitAccount: 4, LoginDelay: delay})
+	ctx := context.Background()
+	admin := players.Principal{Username: "root", Role: players.RoleAdmin}
+	if _, err := s.EnsureAdmin(ctx, "root", pw); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateAccount(ctx, admin, "go-server", pw, players.RoleServer); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"root", "go-server"} {
+		for i := range 6 {
+			addr := "203.0.113." + string(rune('1'+i/2))
+			_, err := s.Login(ctx, name, "wrong password", addr)
+			if !errors.Is(err, players.ErrInvalidCredentials) && !errors.Is(err, players.ErrRateLimited) {
+				t.Fatalf("flood of %s: %v", name, err)
+			}
+		}
+		if _, err := s.Login(ctx, name, "wrong password", "203.0.113.1"); !errors.Is(err, players.ErrRateLimited) {
+			t.Fatalf("a flooding address on %s: %v, want refused", name, err)
+		}
+	}
+	// The right password from a clean address is let in: the admin after
+	// the delay the ceiling adds, the game server at once.
+	start := time.Now()
+	if _, err := s.Login(ctx, "root", pw, "192.0.2.50"); err != nil {
+		t.Fatalf("root from a clean address: %v", err)
+	}
+	if waited := time.Since(start); waited < delay {
+		t.Fatalf("root past the account ceiling waited %v, want at least the delay %v", waited, delay)
+	}
+	if _, err := s.Login(ctx, "go-server", pw, "192.0.2.51"); err != nil {
+		t.Fatalf("go-server from a clean address: %v", err)
+	}
+}
+
+// TestLoginLimitPerAddress: one address failing on many accounts is
+// refused; another address is judged on the password.
 func TestLoginLimitPerAddress(t *testing.T) {
 	s, _ := newService(t, players.Config{LoginLimitAddress: 4})
 	ctx := context.Background()
@@ -164,6 +214,21 @@ func TestLoginLimitPerAddress(t *testing.T) {
 	}
 	if _, err := s.Login(ctx, "heidi", pw, "198.51.100.8"); !errors.Is(err, players.ErrInvalidCredentials) {
 		t.Fatalf("login from another address: %v, want it judged on the password", err)
+	}
+}
+
+// TestSuccessfulLoginsNeverCount: an address that only succeeds (a
+// school behind one NAT) is never refused.
+func TestSuccessfulLoginsNeverCount(t *testing.T) {
+	s, _ := newService(t, players.Config{LoginLimitPair: 2, LoginLimitAddress: 2})
+	ctx := context.Background()
+	if _, _, err := s.Register(ctx, "ivy", pw, "192.0.2.1"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 6 {
+		if _, err := s.Login(ctx, "ivy", pw, "192.0.2.60"); err != nil {
+			t.Fatalf("login %d: %v", i, err)
+		}
 	}
 }
 
@@ -479,3 +544,6 @@ func (nopLimiter) Hit(context.Context, string, time.Time, time.Duration) (int64,
 	return 1, nil
 }
 func (nopLimiter) Reset(context.Context, string, time.Time, time.Duration) error { return nil }
+func (nopLimiter) Count(context.Context, string, time.Time, time.Duration) (int64, error) {
+	return 0, nil
+}

@@ -171,16 +171,19 @@ func checkChange(in ChangeInput) error {
 		return &InputError{"certify", "certify or revoke, not both"}
 	case in.Delta == nil && in.Score == nil && in.Certify.IsZero() && !in.Revoke:
 		return &InputError{"delta", "the change changes nothing: give delta, score, a certified rank or a revocation"}
-	case in.Score != nil && (*in.Score < -ScoreLimit || *in.Score > ScoreLimit):
-		return &InputError{"score", fmt.Sprintf("%d is beyond ±%d", *in.Score, ScoreLimit)}
-	case in.Delta != nil && (*in.Delta < -ScoreLimit || *in.Delta > ScoreLimit):
-		return &InputError{"delta", fmt.Sprintf("%d is beyond ±%d", *in.Delta, ScoreLimit)}
+	case in.Score != nil && (*in.Score < -MaxSetScore || *in.Score > MaxSetScore):
+		return &InputError{"score", fmt.Sprintf("%d is beyond the limit of ±%d", *in.Score, MaxSetScore)}
+	case in.Delta != nil && *in.Delta == 0:
+		return &InputError{"delta", "0 changes nothing"}
+	case in.Delta != nil && (*in.Delta < -MaxDelta || *in.Delta > MaxDelta):
+		return &InputError{"delta", fmt.Sprintf("%d is beyond the limit of ±%d", *in.Delta, MaxDelta)}
 	case !in.Certify.IsZero() && in.Certify.Kind() == ranks.Pro:
 		return &InputError{"certified_rank", "professional ranks are not certified here"}
-	case strings.TrimSpace(in.Reason) == "":
-		return &InputError{"reason", "is required"}
 	}
-	return nil
+	if err := checkReason(in.Reason); err != nil {
+		return err
+	}
+	return checkEvidence(in.Evidence)
 }
 
 // sameChange reports whether the stored operation is the change asked
@@ -287,8 +290,9 @@ func (s *Service) Annul(ctx context.Context, in AnnulInput) (Changed, error) {
 	switch {
 	case in.GameID == "":
 		return Changed{}, &InputError{"game id", "is empty"}
-	case strings.TrimSpace(in.Reason) == "":
-		return Changed{}, &InputError{"reason", "is required"}
+	}
+	if err := checkReason(in.Reason); err != nil {
+		return Changed{}, err
 	}
 	game, err := s.store.Op(ctx, in.GameID)
 	if errors.Is(err, ErrNotFound) || err == nil && game.Kind != "" && game.Kind != OpGame {

@@ -15,7 +15,13 @@
 // entries and writes both next versions; every step is an insert that a
 // retry or another runner repeats harmlessly, so Service.Recover (at
 // start, or from a job) completes whatever a crash left. The ledger is a
-// hash chain per player (LedgerEntry.ComputeHash, VerifyChain).
+// hash chain per player (LedgerEntry.ComputeHash, VerifyChain). Against
+// whoever can write the database (issue 11, audit_key.go, checkpoint.go):
+// each entry carries a MAC with the audit key the database never holds
+// (ServiceConfig.AuditKey), a game's entries bind the stored game's
+// content (GameHash, checked through ServiceConfig.GameHash), and signed
+// Checkpoints of every head, kept outside, show a rollback. Limits of an
+// admin's change are in limits.go.
 // docs/architecture.md gives the whole plan and why it avoids guarded
 // updates.
 //

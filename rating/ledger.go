@@ -60,6 +60,14 @@ type LedgerEntry struct {
 	// a win that gains nothing. Left out of the canonical form when
 	// empty, like the fields above; entries written before it have none.
 	Result string `json:"result,omitempty"`
+	// GameHash is, on a game's entry, the content hash of the stored game
+	// it rates (intake's), so an edited stored game is found by
+	// verification; entries written before it have none.
+	GameHash string `json:"game_hash,omitempty"`
+	// MAC authenticates the entry with the audit key, which the database
+	// does not hold (see audit_key.go): HMAC-SHA256 of its Hash. Not part
+	// of the hash; empty on an entry written without a key.
+	MAC string `json:"mac,omitempty"`
 }
 
 // Results of a game for one player (LedgerEntry.Result).
@@ -74,7 +82,7 @@ const (
 // with the time in UTC to the millisecond.
 func (e LedgerEntry) ComputeHash() string {
 	c := e
-	c.Hash = ""
+	c.Hash, c.MAC = "", ""
 	c.At = c.At.UTC().Truncate(time.Millisecond)
 	b, err := json.Marshal(c)
 	if err != nil {

@@ -41,6 +41,13 @@ type ServiceConfig struct {
 	// CachedEntries bounds the ledger entries kept in memory for tables
 	// and series (runs.go); 0 means DefaultCachedEntries.
 	CachedEntries int
+	// AuditKey authenticates every ledger entry written (LedgerEntry.MAC)
+	// and the checkpoints; nil writes unkeyed entries (as before issue 11).
+	AuditKey []byte
+	// GameHash gives the content hash of the stored game with the id, as
+	// its content is now (intake recomputes it), for verification to
+	// compare with what the ledger bound; nil skips that check.
+	GameHash func(ctx context.Context, gameID string) (string, error)
 }
 
 // Service applies finished games to both players' ratings exactly once
@@ -67,7 +74,9 @@ type Service struct {
 	hints  map[string]PlayerState
 
 	// runs keeps players' ledger entries read for tables and series.
-	runs ledgerCache
+	runs     ledgerCache
+	key      []byte // the audit key; nil: unkeyed
+	gameHash func(ctx context.Context, gameID string) (string, error)
 }
 
 // maxHints bounds the hints; they are forgotten all at once when full.
@@ -132,7 +141,7 @@ func NewService(store Store, cfg ServiceConfig) *Service {
 		cfg.CachedEntries = DefaultCachedEntries
 	}
 	return &Service{store: store, sys: cfg.System, now: cfg.Now, rec: cfg.Recorder, place: cfg.Placement, hints: map[string]PlayerState{},
-		runs: newLedgerCache(cfg.CachedEntries)}
+		runs: newLedgerCache(cfg.CachedEntries), key: cfg.AuditKey, gameHash: cfg.GameHash}
 }
 
 // newPlayer is the state a player starts with: NewPlayer, placing when
@@ -155,6 +164,9 @@ type GameInput struct {
 	Winner   Side // SideNone for a draw or a void game
 	Game     Game
 	SourceID string
+	// GameHash is the stored game's content hash, bound into both ledger
+	// entries.
+	GameHash string
 	Actor    string
 	At       time.Time
 }
@@ -203,7 +215,7 @@ func (s *Service) Apply(ctx context.Context, in GameInput) (GameResult, error) {
 	defer s.lockPlayers(in.Black, in.White)()
 	op, err := s.store.CreateOp(ctx, Operation{
 		ID: in.ID, Black: in.Black, White: in.White, Winner: in.Winner, Game: in.Game,
-		SourceID: in.SourceID, Actor: in.Actor, At: in.At.UTC().Truncate(time.Millisecond),
+		SourceID: in.SourceID, GameHash: in.GameHash, Actor: in.Actor, At: in.At.UTC().Truncate(time.Millisecond),
 	})
 	if err != nil {
 		return GameResult{}, err
@@ -463,13 +475,28 @@ func (op Operation) players() []string {
 // is, for a player whose last placement game this is, their placement
 // games (placementEvidence).
 func (s *Service) plan(op Operation, names []string, states map[string]PlayerState, evidence map[string][]string) (Plan, error) {
+	var p Plan
+	var err error
 	switch op.Kind {
 	case OpChange:
-		return planChange(op, states[op.Player])
+		p, err = planChange(op, states[op.Player])
 	case OpAnnul:
-		return planAnnul(op, names, states)
+		p, err = planAnnul(op, names, states)
+	default:
+		p, err = s.planGame(op, names, states, evidence)
 	}
-	return s.planGame(op, names, states, evidence)
+	if err != nil {
+		return Plan{}, err
+	}
+	// Every entry is sealed here, the one place plans are made.
+	for i := range p.Steps {
+		st := &p.Steps[i]
+		st.Entry.MAC = s.mac(st.Entry)
+		if st.Then != nil {
+			st.Then.MAC = s.mac(*st.Then)
+		}
+	}
+	return p, nil
 }
 
 // placementEvidence lists, for each held player of a game for whom it is
@@ -549,7 +576,7 @@ func (s *Service) planGame(op Operation, names []string, states map[string]Playe
 			Username: n, Seq: before.Seq + 1, Cause: CauseGame, CauseID: op.ID, SourceID: op.SourceID,
 			Actor: op.Actor, Opponent: opponent,
 			ScoreBefore: before.Score, ScoreAfter: a.Score, RankBefore: before.Rank().String(), RankAfter: a.Rank().String(),
-			Delta: delta[n], Glicko: a.Glicko, At: at, Prev: before.Head, Result: result,
+			Delta: delta[n], Glicko: a.Glicko, At: at, Prev: before.Head, Result: result, GameHash: op.GameHash,
 		}
 		e.Hash = e.ComputeHash()
 		a.Seq, a.Head, a.Version, a.Op, a.UpdatedAt = e.Seq, e.Hash, before.Version+1, op.ID, at

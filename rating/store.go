@@ -73,6 +73,7 @@ type Operation struct {
 	Winner   Side      `json:"winner"` // SideNone for a draw
 	Game     Game      `json:"game"`
 	SourceID string    `json:"source_id,omitempty"`
+	GameHash string    `json:"game_hash,omitempty"` // the stored game's content hash (GameInput.GameHash)
 	Actor    string    `json:"actor,omitempty"`
 	At       time.Time `json:"at"` // when the game was accepted
 	Plan     *Plan     `json:"plan,omitempty"`

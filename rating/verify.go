@@ -3,6 +3,7 @@ package rating
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -30,11 +31,14 @@ type Mismatch struct {
 
 // Report is what a verification found.
 type Report struct {
-	ID         string     `json:"id"`
-	At         time.Time  `json:"at"`
-	Players    int        `json:"players"`
-	Entries    int        `json:"entries"`
-	Games      int        `json:"games"`
+	ID      string    `json:"id"`
+	At      time.Time `json:"at"`
+	Players int       `json:"players"`
+	Entries int       `json:"entries"`
+	Games   int       `json:"games"`
+	// Unkeyed counts the entries written before the audit key was set:
+	// not authenticated, not forged.
+	Unkeyed    int        `json:"unkeyed,omitempty"`
 	Mismatches []Mismatch `json:"mismatches"`
 }
 
@@ -98,6 +102,8 @@ func (s *Service) VerifyAll(ctx context.Context, id string) (Report, error) {
 	}
 
 	f := newFormulaCheck(s.sys)
+	gameHashes := map[string]string{} // game id: its content hash now
+	var gameErr error
 	var player string
 	var entries []LedgerEntry
 	checked := map[string]bool{}
@@ -113,6 +119,14 @@ func (s *Service) VerifyAll(ctx context.Context, id string) (Report, error) {
 		}
 		for _, c := range ChainFaults(st, entries) {
 			bad(c.Username, c.Seq, c.Check, "%s", c.Reason)
+		}
+		keyFaults, unkeyed := s.keyFaults(entries)
+		for _, c := range keyFaults {
+			bad(c.Username, c.Seq, c.Check, "%s", c.Reason)
+		}
+		r.Unkeyed += unkeyed
+		if err := s.gameFaults(ctx, entries, gameHashes, bad); err != nil {
+			gameErr = err
 		}
 		placements := PlacementFaults(entries)
 		for _, c := range placements {
@@ -158,6 +172,9 @@ func (s *Service) VerifyAll(ctx context.Context, id string) (Report, error) {
 		return Report{}, fmt.Errorf("read the ledger: %w", err)
 	}
 	flush()
+	if gameErr != nil {
+		return Report{}, fmt.Errorf("read the games: %w", gameErr)
+	}
 	for _, name := range slices.Sorted(maps.Keys(latest)) {
 		if !checked[name] {
 			for _, c := range ChainFaults(latest[name], nil) {
@@ -342,10 +359,24 @@ func (f *formulaCheck) finish(r *Report) {
 
 // VerifyAndKeep verifies the whole store (VerifyAll) and keeps the report
 // under id: a repeated id (a resumed job firing) keeps the first.
-func (s *Service) VerifyAndKeep(ctx context.Context, id string) (Report, error) {
+// Kept checkpoints (from outside the database) are checked too: a ledger
+// shorter than one of them, or rewritten under it, is a CheckRollback
+// mismatch; a checkpoint not signed with this key is one as well.
+func (s *Service) VerifyAndKeep(ctx context.Context, id string, kept ...Checkpoint) (Report, error) {
 	r, err := s.VerifyAll(ctx, id)
 	if err != nil {
 		return Report{}, err
+	}
+	for _, c := range kept {
+		ms, err := s.VerifyCheckpoint(ctx, c)
+		var ie *InputError
+		switch {
+		case errors.As(err, &ie):
+			r.Mismatches = append(r.Mismatches, Mismatch{Check: CheckRollback, Detail: "the kept checkpoint of " + c.At.Format(time.RFC3339) + " " + ie.Reason})
+		case err != nil:
+			return Report{}, err
+		}
+		r.Mismatches = append(r.Mismatches, ms...)
 	}
 	return r, s.store.SaveReport(ctx, r)
 }
@@ -353,4 +384,44 @@ func (s *Service) VerifyAndKeep(ctx context.Context, id string) (Report, error) 
 // Reports returns up to limit stored reports, newest first.
 func (s *Service) Reports(ctx context.Context, limit int) ([]Report, error) {
 	return s.store.Reports(ctx, limit)
+}
+
+// CheckGame is the check that a rated game's stored content is what its
+// ledger entries bound (LedgerEntry.GameHash).
+const CheckGame = "game"
+
+// gameFaults compares each game entry's bound content hash with the stored
+// game's as it is now (ServiceConfig.GameHash), once per game.
+func (s *Service) gameFaults(ctx context.Context, entries []LedgerEntry, now map[string]string, bad func(string, int64, string, string, ...any)) error {
+	if s.gameHash == nil {
+		return nil
+	}
+	for _, e := range entries {
+		if e.Cause != CauseGame || e.GameHash == "" {
+			continue
+		}
+		h, ok := now[e.CauseID]
+		if !ok {
+			var err error
+			if h, err = s.gameHash(ctx, e.CauseID); err != nil {
+				return err
+			}
+			now[e.CauseID] = h
+		}
+		if h != e.GameHash {
+			what := "its content hash is " + short(h) + ", the ledger bound " + short(e.GameHash)
+			if h == "" {
+				what = "it is not stored any more"
+			}
+			bad(e.Username, e.Seq, CheckGame, "the stored game %s was changed after it was rated: %s", e.CauseID, what)
+		}
+	}
+	return nil
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
 }

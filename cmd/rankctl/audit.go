@@ -7,13 +7,18 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/weiqi-platform/rank/api"
 	"github.com/weiqi-platform/rank/cmd/internal/wire"
+	"github.com/weiqi-platform/rank/intake"
+	"github.com/weiqi-platform/rank/intake/gamedb"
 	"github.com/weiqi-platform/rank/rating"
 	"github.com/weiqi-platform/rank/rating/ratingdb"
 )
@@ -34,6 +39,11 @@ Against a running rankd: --url and --token (an admin's; $RANK_TOKEN).
 Directly against the store: --mongo-uri (or $MONGO_URI), or with neither
 the embedded store under --data-dir (stop rankd on that data dir first).
 The report is kept with the others (GET /api/v1/admin/verify/reports).
+Against the store, the entries' audit MACs are checked with --audit-key
+($RANK_AUDIT_KEY; with the embedded store the data dir's audit.key), each
+rated game's stored content against what its entries bound, and, with
+--checkpoints, the last checkpoint of a kept checkpoint file (a rollback
+of the store shows there).
 
 flags:
 `
@@ -52,6 +62,8 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	mongoDB := fs.String("mongo-db", envOr("MONGO_DB", "rank"), "database name ($MONGO_DB)")
 	dataDir := fs.String("data-dir", envOr("RANK_DATA_DIR", "./data"), "data dir of the embedded store ($RANK_DATA_DIR)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	auditKey := fs.String("audit-key", adminGetenv("RANK_AUDIT_KEY"), "the audit key ($RANK_AUDIT_KEY); empty: the data dir's audit.key with the embedded store")
+	checkpoints := fs.String("checkpoints", "", "a kept checkpoint file (rankd's RANK_AUDIT_CHECKPOINTS): its last checkpoint is checked too")
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -71,7 +83,7 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		rep, err = verifyRemote(ctx, strings.TrimRight(*url, "/"), *token)
 	} else {
-		rep, err = verifyStore(ctx, *mongoURI, *mongoDB, *dataDir, stderr)
+		rep, err = verifyStore(ctx, storeVerify{uri: *mongoURI, db: *mongoDB, dataDir: *dataDir, key: *auditKey, checkpoints: *checkpoints}, stderr)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "rankctl audit verify:", err)
@@ -129,9 +141,37 @@ func verifyRemote(ctx context.Context, url, token string) (verifyReport, error) 
 	return rep, nil
 }
 
-func verifyStore(ctx context.Context, uri, db, dataDir string, stderr io.Writer) (verifyReport, error) {
+// storeVerify is what verifyStore opens and checks with.
+type storeVerify struct {
+	uri, db, dataDir string
+	key              string // "" with the embedded store: the data dir's audit.key
+	checkpoints      string // a kept checkpoint file, or ""
+}
+
+func verifyStore(ctx context.Context, v storeVerify, stderr io.Writer) (verifyReport, error) {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	m, err := wire.OpenMongo(ctx, uri, db, dataDir, log)
+	key := []byte(v.key)
+	if v.key == "" && v.uri == "" {
+		b, err := os.ReadFile(filepath.Join(v.dataDir, "audit.key"))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return verifyReport{}, err
+		}
+		key = []byte(strings.TrimSpace(string(b)))
+	}
+	var kept []rating.Checkpoint
+	if v.checkpoints != "" {
+		b, err := os.ReadFile(v.checkpoints)
+		if err != nil {
+			return verifyReport{}, err
+		}
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		var cp rating.Checkpoint
+		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &cp); err != nil {
+			return verifyReport{}, fmt.Errorf("checkpoint file %s, last line: %w", v.checkpoints, err)
+		}
+		kept = append(kept, cp)
+	}
+	m, err := wire.OpenMongo(ctx, v.uri, v.db, v.dataDir, log)
 	if err != nil {
 		return verifyReport{}, err
 	}
@@ -140,8 +180,25 @@ func verifyStore(ctx context.Context, uri, db, dataDir string, stderr io.Writer)
 	if err != nil {
 		return verifyReport{}, err
 	}
-	svc := rating.NewService(store, rating.ServiceConfig{})
-	r, err := svc.VerifyAndKeep(ctx, "rankctl:"+time.Now().UTC().Format(time.RFC3339Nano))
+	games, err := gamedb.New(ctx, m.DB)
+	if err != nil {
+		return verifyReport{}, err
+	}
+	gameHash := func(ctx context.Context, id string) (string, error) {
+		g, err := games.Game(ctx, id)
+		if errors.Is(err, intake.ErrNotFound) {
+			return "", nil
+		}
+		if err != nil {
+			return "", err
+		}
+		return intake.BoundHash(g), nil
+	}
+	if len(key) > 0 && len(key) < rating.MinAuditKey {
+		return verifyReport{}, fmt.Errorf("the audit key is %d bytes; it must be at least %d", len(key), rating.MinAuditKey)
+	}
+	svc := rating.NewService(store, rating.ServiceConfig{AuditKey: key, GameHash: gameHash})
+	r, err := svc.VerifyAndKeep(ctx, "rankctl:"+time.Now().UTC().Format(time.RFC3339Nano), kept...)
 	if err != nil {
 		return verifyReport{}, err
 	}

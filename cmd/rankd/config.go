@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -40,6 +41,15 @@ type Config struct {
 	TrustedProxies    []string
 	LoginLimitAccount int64
 	LoginLimitAddress int64
+	// LoginLimitPair, LoginDelay: see players.Config.
+	LoginLimitPair int64
+	LoginDelay     time.Duration
+	// AuditKey authenticates the ledger (see auditKey).
+	AuditKey string
+	// AuditCheckpoints is the checkpoint file the verify job keeps; empty:
+	// the data dir's audit-checkpoints.jsonl with the embedded store, none
+	// with MONGO_URI.
+	AuditCheckpoints string
 	// RegisterLimitAddress bounds registrations per address per window.
 	RegisterLimitAddress int64
 	// PprofAddr serves net/http/pprof there when set (loopback only by
@@ -104,8 +114,8 @@ func (c *Config) settings() []setting {
 		{flag: "log-format", env: "RANK_LOG_FORMAT", usage: "text or json", value: (*formatValue)(&c.LogFormat)},
 		{flag: "shutdown-timeout", env: "RANK_SHUTDOWN_TIMEOUT", usage: "how long a graceful stop waits for requests in flight", value: (*durationValue)(&c.ShutdownTimeout)},
 		{flag: "trusted-proxies", env: "RANK_TRUSTED_PROXIES", usage: "comma-separated IPs or CIDRs whose X-Forwarded-For is believed", value: (*listValue)(&c.TrustedProxies)},
-		{flag: "login-limit-account", env: "RANK_LOGIN_LIMIT_ACCOUNT", usage: "login attempts per account per window", value: (*int64Value)(&c.LoginLimitAccount)},
-		{flag: "login-limit-address", env: "RANK_LOGIN_LIMIT_ADDRESS", usage: "login attempts per client address per window", value: (*int64Value)(&c.LoginLimitAddress)},
+		{flag: "login-limit-account", env: "RANK_LOGIN_LIMIT_ACCOUNT", usage: "failed logins of one account (all addresses) per window before each attempt waits login-delay", value: (*int64Value)(&c.LoginLimitAccount)},
+		{flag: "login-limit-address", env: "RANK_LOGIN_LIMIT_ADDRESS", usage: "failed logins from one client address per window before it is refused", value: (*int64Value)(&c.LoginLimitAddress)},
 		{flag: "register-limit-address", env: "RANK_REGISTER_LIMIT_ADDRESS", usage: "registrations per client address per window", value: (*int64Value)(&c.RegisterLimitAddress)},
 		{flag: "pprof-addr", env: "RANK_PPROF_ADDR", usage: "serve net/http/pprof on this address (e.g. 127.0.0.1:6060); empty: off", value: (*stringValue)(&c.PprofAddr)},
 		{flag: "match-every", env: "RANK_MATCH_EVERY", usage: "interval of the matchmaking pairing passes; 0: this replica does not pair", value: (*durationValue)(&c.MatchEvery)},
@@ -120,6 +130,10 @@ func (c *Config) settings() []setting {
 		{flag: "public-reads", env: "RANK_PUBLIC_READS", usage: "profiles, the leaderboard, finished games, a player's games and rating history readable without a token (true or false)", value: (*boolValue)(&c.PublicReads)},
 		{flag: "cors-origins", env: "RANK_CORS_ORIGINS", usage: "comma-separated origins (https://host[:port]) whose pages may call the API; no *", value: (*listValue)(&c.CORSOrigins)},
 		{flag: "secure-cookies", env: "RANK_SECURE_COOKIES", usage: "mark the web pages' session and CSRF cookies Secure (serve over HTTPS; true or false)", value: (*boolValue)(&c.SecureCookies)},
+		{flag: "login-limit-pair", env: "RANK_LOGIN_LIMIT_PAIR", usage: "failed logins of one account from one address per window before that pair is refused", value: (*int64Value)(&c.LoginLimitPair)},
+		{flag: "login-delay", env: "RANK_LOGIN_DELAY", usage: "wait before each login attempt on an account past login-limit-account", value: (*durationValue)(&c.LoginDelay)},
+		{flag: "audit-checkpoints", env: "RANK_AUDIT_CHECKPOINTS", usage: "file the nightly verification appends signed checkpoints of the ledger heads to and checks the last of; empty: the data dir's audit-checkpoints.jsonl with the embedded store", value: (*stringValue)(&c.AuditCheckpoints)},
+		{flag: "audit-key", env: "RANK_AUDIT_KEY", usage: "key (32 bytes or more) that authenticates the audit trail; empty: the data dir's audit.key with the embedded store", value: (*stringValue)(&c.AuditKey), secret: true},
 	}
 }
 
@@ -139,6 +153,8 @@ func defaultConfig() Config {
 		ShutdownTimeout:   DefaultShutdownTimeout,
 		LoginLimitAccount: players.DefaultLoginLimitAccount,
 		LoginLimitAddress: players.DefaultLoginLimitAddress,
+		LoginLimitPair:    players.DefaultLoginLimitPair,
+		LoginDelay:        players.DefaultLoginDelay,
 
 		RegisterLimitAddress: players.DefaultRegisterLimitAddress,
 
@@ -207,8 +223,8 @@ func (c Config) validate() error {
 	if c.MongoURI == "" && c.DataDir == "" {
 		errs = append(errs, errors.New("with no MONGO_URI the data dir must be set"))
 	}
-	if c.LoginLimitAccount <= 0 || c.LoginLimitAddress <= 0 || c.RegisterLimitAddress <= 0 {
-		errs = append(errs, errors.New("login limits must be positive"))
+	if c.LoginLimitAccount <= 0 || c.LoginLimitAddress <= 0 || c.LoginLimitPair <= 0 || c.RegisterLimitAddress <= 0 || c.LoginDelay <= 0 {
+		errs = append(errs, errors.New("login limits and the login delay must be positive"))
 	}
 	if c.MatchEvery < 0 || c.TicketMaxAge <= 0 || c.TicketHeartbeat <= 0 || c.GameTTL <= 0 || c.MatchCooldown < 0 {
 		errs = append(errs, errors.New("matchmaking: the pass interval and cooldown must not be negative, the ticket ages and game TTL must be positive"))
@@ -234,6 +250,8 @@ func (c Config) appConfig() app.Config {
 			TokenTTL:             c.TokenTTL,
 			LoginLimitAccount:    c.LoginLimitAccount,
 			LoginLimitAddress:    c.LoginLimitAddress,
+			LoginLimitPair:       c.LoginLimitPair,
+			LoginDelay:           c.LoginDelay,
 			RegisterLimitAddress: c.RegisterLimitAddress,
 		},
 		Match: matchmaking.Config{
@@ -249,6 +267,7 @@ func (c Config) appConfig() app.Config {
 		PublicReads:    c.PublicReads,
 		CORSOrigins:    c.CORSOrigins,
 		Web:            web.Config{SecureCookies: c.SecureCookies},
+		CheckpointFile: c.checkpointFile(),
 	}
 }
 
@@ -262,6 +281,14 @@ func checkOrigin(o string) error {
 		return fmt.Errorf("%q is not an origin scheme://host[:port] (no path, no *)", o)
 	}
 	return nil
+}
+
+// checkpointFile is where the verify job keeps its checkpoints.
+func (c Config) checkpointFile() string {
+	if c.AuditCheckpoints == "" && c.MongoURI == "" && c.DataDir != "" {
+		return filepath.Join(c.DataDir, "audit-checkpoints.jsonl")
+	}
+	return c.AuditCheckpoints
 }
 
 // matchPolicy is the pairing policy the settings give.

@@ -23,6 +23,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/weiqi-platform/rank/api"
 	"github.com/weiqi-platform/rank/cmd/internal/wire"
 	"github.com/weiqi-platform/rank/internal/app"
 	"github.com/weiqi-platform/rank/internal/metrics"
@@ -33,7 +34,7 @@ import (
 const (
 	readHeaderTimeout = 10 * time.Second
 	readTimeout       = 30 * time.Second
-	writeTimeout      = 30 * time.Second
+	writeTimeout      = api.DefaultRequestTimeout + 5*time.Second // a request is cut off (503) before the connection is
 	idleTimeout       = 2 * time.Minute
 )
 
@@ -125,7 +126,11 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if m.App, err = app.New(stores, cfg.appConfig(), m.Clock, log, metrics.New()); err != nil {
+	ac := cfg.appConfig()
+	if ac.AuditKey, err = auditKey(cfg, log); err != nil {
+		return err
+	}
+	if m.App, err = app.New(stores, ac, m.Clock, log, metrics.New()); err != nil {
 		return err
 	}
 	if cfg.AdminUser != "" {

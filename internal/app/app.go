@@ -2,10 +2,13 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -60,7 +63,16 @@ type Config struct {
 	// browser (api.Deps.CORSOrigins).
 	CORSOrigins []string
 	// Web: the pages' settings (Secure cookies).
-	Web web.Config
+	Web            web.Config
+	RequestTimeout time.Duration // api.DefaultRequestTimeout when 0
+	// AuditKey authenticates the ledger (rating.ServiceConfig.AuditKey):
+	// RANK_AUDIT_KEY or the data dir's key file; nil: unkeyed.
+	AuditKey []byte
+	// CheckpointFile: the verify job checks the last checkpoint in this
+	// file against the ledger (a rollback of the store shows there) and
+	// appends a new one, one JSON line each; "" keeps none. Keep a copy
+	// away from the database.
+	CheckpointFile string
 }
 
 // The scheduled jobs and when they fire, decided. Every replica runs the
@@ -107,6 +119,8 @@ type App struct {
 
 	stop context.CancelFunc
 	done chan struct{}
+
+	checkpoints string // Config.CheckpointFile
 }
 
 // New builds the application on its stores. clock nil is the system
@@ -121,11 +135,14 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 	if reg == nil {
 		reg = metrics.New()
 	}
-	a := &App{Metrics: reg, Clock: clock, Logger: log}
+	a := &App{Metrics: reg, Clock: clock, Logger: log, checkpoints: cfg.CheckpointFile}
 	pc := cfg.Players
 	pc.Now = clock.Now
 	a.Players = players.NewService(s.Accounts, s.Limits, pc)
-	a.Ratings = rating.NewService(s.Ratings, rating.ServiceConfig{System: rating.Default, Recorder: reg, Now: clock.Now, Placement: cfg.Placement})
+	// Verification reads the stored games through the intake built next.
+	gameHash := func(ctx context.Context, id string) (string, error) { return a.Intake.BoundHashOf(ctx, id) }
+	a.Ratings = rating.NewService(s.Ratings, rating.ServiceConfig{System: rating.Default, Recorder: reg, Now: clock.Now, Placement: cfg.Placement,
+		AuditKey: cfg.AuditKey, GameHash: gameHash})
 	a.Intake = intake.New(s.Games, s.Presence, a.Ratings, a.Players, reg, intake.Config{Now: clock.Now, PendingTTL: cfg.GameTTL,
 		AbortWindow: cfg.AbortWindow, AbortMakers: []string{matchmaking.By}})
 	a.Exams = &exams.Service{Store: s.Exams, Intake: a.Intake, Ratings: a.Ratings, Accounts: a.Players,
@@ -140,6 +157,9 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 	}
 	jc := cfg.Jobs
 	jc.Clock, jc.Logger = clock, log
+	if jc.Runs == nil {
+		jc.Runs = s.Runs
+	}
 	a.Jobs = jobs.New(s.Leases, jc)
 	for _, j := range []jobs.Job{
 		{Name: "exams", Spec: ExamsSpec, Run: func(ctx context.Context, f jobs.Firing) error { return a.Exams.Tick(ctx, f.At) }},
@@ -154,7 +174,7 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 	}
 	a.Handler, err = api.New(api.Deps{
 		Logger: log, Checks: s.Checks, Metrics: reg, MetricsHandler: reg.Handler(),
-		BodyLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies,
+		BodyLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies, RequestTimeout: cfg.RequestTimeout,
 		Players: a.Players, Ratings: a.Ratings, Games: a.Intake, Exams: a.Exams, Jobs: a.Jobs, Matchmaking: a.Matchmaking,
 		Reviews: a.Reviews, Schools: a.Schools,
 		PublicReads: cfg.PublicReads, CORSOrigins: cfg.CORSOrigins,
@@ -219,14 +239,72 @@ func (a *App) Expire(ctx context.Context) error {
 // verify verifies the whole ledger and keeps the report under the
 // firing's key (so a resumed firing keeps one report).
 func (a *App) verify(ctx context.Context, f jobs.Firing) error {
-	rep, err := a.Ratings.VerifyAndKeep(ctx, f.Key())
+	var kept []rating.Checkpoint
+	if a.checkpoints != "" {
+		last, ok, err := lastCheckpoint(a.checkpoints)
+		if err != nil {
+			return fmt.Errorf("verify: %w", err)
+		}
+		if ok {
+			kept = append(kept, last)
+		}
+	}
+	rep, err := a.Ratings.VerifyAndKeep(ctx, f.Key(), kept...)
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
 	if !rep.OK() {
 		a.Logger.Warn("verification found mismatches", "report", rep.ID, "mismatches", len(rep.Mismatches))
 	}
+	if a.checkpoints != "" {
+		cp, err := a.Ratings.Checkpoint(ctx)
+		if err != nil {
+			return fmt.Errorf("checkpoint: %w", err)
+		}
+		if err := appendCheckpoint(a.checkpoints, cp); err != nil {
+			return fmt.Errorf("checkpoint: %w", err)
+		}
+	}
 	return nil
+}
+
+// lastCheckpoint reads the last line of the checkpoint file; ok is false
+// when there is none yet.
+func lastCheckpoint(path string) (rating.Checkpoint, bool, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return rating.Checkpoint{}, false, nil
+	}
+	if err != nil {
+		return rating.Checkpoint{}, false, err
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if last == "" {
+		return rating.Checkpoint{}, false, nil
+	}
+	var cp rating.Checkpoint
+	if err := json.Unmarshal([]byte(last), &cp); err != nil {
+		return rating.Checkpoint{}, false, fmt.Errorf("checkpoint file %s, last line: %w", path, err)
+	}
+	return cp, true, nil
+}
+
+// appendCheckpoint adds cp as one JSON line (the file only grows).
+func appendCheckpoint(path string, cp rating.Checkpoint) error {
+	b, err := json.Marshal(cp)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // integrity scans the games of the window ending at the firing (its

@@ -12,6 +12,7 @@ import (
 	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/intake/gamedb"
 	"github.com/weiqi-platform/rank/jobs"
+	"github.com/weiqi-platform/rank/jobs/jobsdb"
 	"github.com/weiqi-platform/rank/jobs/jobsredis"
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/matchmaking/redisqueue"
@@ -42,6 +43,9 @@ type Stores struct {
 	History  matchmaking.History
 	Leases   jobs.Leases
 	Reviews  reviews.Store
+	// Runs keeps the finished job firings in the document store (nil:
+	// the leases' Redis markers alone).
+	Runs jobs.Runs
 	// Checks are the readiness probes (/readyz): one per store server.
 	Checks []api.Check
 }
@@ -72,6 +76,7 @@ func OpenStores(ctx context.Context, db *mongo.Database, rdb redis.UniversalClie
 	if s.Schools, err = schooldb.New(ctx, db); err != nil {
 		return Stores{}, err
 	}
+	s.Runs = jobsdb.New(db)
 	q := redisqueue.New(rdb)
 	s.Limits, s.Queue, s.History, s.Leases = playerredis.New(rdb), q, q, jobsredis.New(rdb, "")
 	s.Checks = []api.Check{

@@ -17,6 +17,7 @@ import (
 	"github.com/weiqi-platform/rank/internal/metrics"
 	"github.com/weiqi-platform/rank/internal/testsvc"
 	"github.com/weiqi-platform/rank/jobs/jobsredis"
+	"github.com/weiqi-platform/rank/jobs/jobstest"
 	"github.com/weiqi-platform/rank/matchmaking/redisqueue"
 	"github.com/weiqi-platform/rank/players/playerredis"
 	"github.com/weiqi-platform/rank/players/playertest"
@@ -150,6 +151,7 @@ func Memory(t testing.TB, opts ...Option) *Stack {
 		Accounts: playertest.NewMemory(), Limits: playerredis.New(rdb),
 		Ratings: ratingtest.NewMemory(), Games: intaketest.NewMemory(), Presence: intaketest.NewMemoryPresence(),
 		Exams: examtest.NewMemory(), Schools: schooltest.NewMemory(), Queue: q, History: q, Leases: jobsredis.New(rdb, ""), Reviews: reviewstest.NewMemory(),
+		Runs: jobstest.NewMemory(),
 		Checks: []api.Check{
 			{Name: "mongo", Ping: func(context.Context) error { return nil }},
 			{Name: "redis", Ping: func(ctx context.Context) error { return rdb.Ping(ctx).Err() }},

@@ -6,6 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/weiqi-platform/rank/intake/gamedb"
 	"github.com/weiqi-platform/rank/rating/ratingdb"
 )
 
@@ -14,6 +15,7 @@ import (
 const (
 	LedgerCollection  = ratingdb.Ledger
 	PlayersCollection = ratingdb.Players
+	GamesCollection   = gamedb.Games
 )
 
 // Tamper applies a raw update ($set, $inc, ...) to one document of a Real
@@ -34,5 +36,32 @@ func (s *Stack) Tamper(t testing.TB, collection, id string, update map[string]ma
 	}
 	if res.MatchedCount != 1 {
 		t.Fatalf("apptest: no document %s in %s to tamper with", id, collection)
+	}
+}
+
+// Raw reads one document of a Real stack's store as the driver gives it,
+// for a test that forges it from what is there.
+func (s *Stack) Raw(t testing.TB, collection, id string) map[string]any {
+	t.Helper()
+	if s.DB == nil {
+		t.Fatal("apptest: Raw needs a Real stack")
+	}
+	doc := bson.M{}
+	if err := s.DB.Collection(collection).FindOne(context.Background(), bson.D{{Key: "_id", Value: id}}).Decode(&doc); err != nil {
+		t.Fatalf("apptest: %s in %s: %v", id, collection, err)
+	}
+	return doc
+}
+
+// Delete removes one document of a Real stack's store behind the services'
+// back.
+func (s *Stack) Delete(t testing.TB, collection, id string) {
+	t.Helper()
+	if s.DB == nil {
+		t.Fatal("apptest: Delete needs a Real stack")
+	}
+	res, err := s.DB.Collection(collection).DeleteOne(context.Background(), bson.D{{Key: "_id", Value: id}})
+	if err != nil || res.DeletedCount != 1 {
+		t.Fatalf("apptest: delete %s from %s: %v", id, collection, err)
 	}
 }

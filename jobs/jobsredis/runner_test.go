@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/weiqi-platform/rank/internal/testsvc"
 	"github.com/weiqi-platform/rank/jobs"
@@ -391,5 +392,47 @@ func TestAddRefusesBadJobs(t *testing.T) {
 	}
 	if info := r.Jobs(); len(info) != 1 || info[0].Name != "ok" || info[0].Next.IsZero() {
 		t.Fatalf("Jobs() = %+v", info)
+	}
+}
+
+// TestFiringRetriedAfterRedisOutage (issue 11 item 4): Redis is down when
+// a firing is due; the runner tries again and runs it once Redis is back,
+// within the job's period.
+func TestFiringRetriedAfterRedisOutage(t *testing.T) {
+	rds := testsvc.StartOwnRedis(t)
+	rdb := redis.NewClient(&redis.Options{Addr: rds.Addr(), MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
+	t.Cleanup(func() { _ = rdb.Close() })
+	clock := clockwork.NewFakeClockAt(start)
+	ctx, cancel := context.WithCancel(context.Background())
+	var got runs
+	r := jobs.New(jobsredis.New(rdb, ""), jobs.Options{Clock: clock, Owner: "only", RetryEvery: 20 * time.Millisecond})
+	if err := r.Add(jobs.Job{Name: "expire", Spec: "* * * * *", Run: func(ctx context.Context, f jobs.Firing) error {
+		got.add(f)
+		return nil
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { _ = r.Run(ctx) })
+	defer func() { cancel(); wg.Wait() }()
+	if err := clock.BlockUntilContext(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	rds.Stop()
+	clock.Advance(time.Minute) // 10:59 is due, while Redis is down
+	key := "expire@2026-03-07T10:59:00Z"
+	// Give the runner failed attempts to make before Redis comes back:
+	// the firing has not run, and nothing is lost.
+	testsvc.Eventually(t, "a failed attempt", func() bool { return rdb.Ping(context.Background()).Err() != nil })
+	if n := got.snapshot()[key]; n != 0 {
+		t.Fatalf("%s ran %d times with Redis down", key, n)
+	}
+	rds.Start()
+	l := jobsredis.New(rdb, "")
+	if out := waitDone(t, l, key); out != "ok" {
+		t.Fatalf("%s: outcome %q", key, out)
+	}
+	if n := got.snapshot()[key]; n != 1 {
+		t.Fatalf("%s ran %d times, want once", key, n)
 	}
 }

@@ -2,6 +2,7 @@ package playerredis
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -52,6 +53,19 @@ func (l *Limiter) Hit(ctx context.Context, key string, now time.Time, window tim
 		return 0, wrap("hit", err)
 	}
 	return incr.Val(), nil
+}
+
+// Count implements players.Limiter.
+func (l *Limiter) Count(ctx context.Context, key string, now time.Time, window time.Duration) (int64, error) {
+	if window <= 0 {
+		return 0, fmt.Errorf("playerredis: window %v must be positive", window)
+	}
+	k, _ := windowKey(key, now, window)
+	n, err := l.rdb.Get(ctx, k).Int64()
+	if errors.Is(err, redis.Nil) {
+		return 0, nil
+	}
+	return n, wrap("count", err)
 }
 
 // Reset implements players.Limiter.

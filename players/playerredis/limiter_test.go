@@ -43,6 +43,7 @@ func TestLimiter(t *testing.T) {
 				{"KeyExpires", keyExpires},
 				{"ConcurrentHitsCountEachOnce", concurrentHits},
 				{"RefusesBadWindow", refusesBadWindow},
+				{"CountReadsWithoutCounting", countReads},
 			}
 			for _, tc := range tests {
 				t.Run(tc.name, func(t *testing.T) {
@@ -165,5 +166,20 @@ func TestRedisDownIsUnavailable(t *testing.T) {
 	_, err := playerredis.New(rdb).Hit(context.Background(), "a", t0, window)
 	if !outage.Is(err) {
 		t.Fatalf("Hit on a dead server: %v, want ErrUnavailable", err)
+	}
+}
+
+func countReads(t *testing.T, _ *redis.Client, l *playerredis.Limiter) {
+	ctx := context.Background()
+	for want := int64(0); want <= 2; want++ {
+		for range 2 { // reading twice counts nothing
+			if n, err := l.Count(ctx, "c", t0, window); err != nil || n != want {
+				t.Fatalf("Count after %d hits = %d, %v", want, n, err)
+			}
+		}
+		hit(t, l, "c", t0, window)
+	}
+	if n, err := l.Count(ctx, "c", t0.Add(window), window); err != nil || n != 0 {
+		t.Fatalf("Count in the next window = %d, %v, want 0", n, err)
 	}
 }

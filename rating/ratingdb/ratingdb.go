@@ -153,6 +153,7 @@ type opDoc struct {
 	Outcome  string    `bson:"outcome"`
 	Escape   bool      `bson:"escape"`
 	SourceID string    `bson:"source_id"`
+	GameHash string    `bson:"game_hash,omitempty"`
 	Actor    string    `bson:"actor"`
 	At       time.Time `bson:"at"`
 	// Changes and annulments (absent on games).
@@ -169,7 +170,7 @@ func toOpDoc(op rating.Operation) (opDoc, error) {
 	d := opDoc{
 		ID: op.ID, Black: op.Black, White: op.White, Winner: string(op.Winner), Moves: op.Game.Moves,
 		Handicap: op.Game.Handicap, Outcome: string(outcome), Escape: op.Game.Escape,
-		SourceID: op.SourceID, Actor: op.Actor, At: op.At.UTC(), Kind: op.Kind, Player: op.Player,
+		SourceID: op.SourceID, GameHash: op.GameHash, Actor: op.Actor, At: op.At.UTC(), Kind: op.Kind, Player: op.Player,
 	}
 	if op.Change != nil {
 		b, err := json.Marshal(op.Change)
@@ -185,7 +186,7 @@ func (d opDoc) op() (rating.Operation, error) {
 	op := rating.Operation{
 		ID: d.ID, Black: d.Black, White: d.White, Winner: rating.Side(d.Winner),
 		Game:     rating.Game{Moves: d.Moves, Handicap: d.Handicap, Escape: d.Escape},
-		SourceID: d.SourceID, Actor: d.Actor, At: d.At.UTC(), Kind: d.Kind, Player: d.Player,
+		SourceID: d.SourceID, GameHash: d.GameHash, Actor: d.Actor, At: d.At.UTC(), Kind: d.Kind, Player: d.Player,
 	}
 	if err := op.Game.Outcome.UnmarshalText([]byte(d.Outcome)); err != nil {
 		return rating.Operation{}, fmt.Errorf("ratingdb: operation %s: %w", d.ID, err)
@@ -224,6 +225,8 @@ type entryDoc struct {
 	CertifiedAfter  string   `bson:"certified_after,omitempty"`
 	Evidence        []string `bson:"evidence,omitempty"`
 	Result          string   `bson:"result,omitempty"` // a game's, for this player
+	GameHash        string   `bson:"game_hash,omitempty"`
+	MAC             string   `bson:"mac,omitempty"`
 }
 
 func toEntryDoc(e rating.LedgerEntry) entryDoc {
@@ -233,6 +236,7 @@ func toEntryDoc(e rating.LedgerEntry) entryDoc {
 		RankBefore: e.RankBefore, RankAfter: e.RankAfter, Delta: e.Delta, Glicko: glickoDoc(e.Glicko),
 		Reason: e.Reason, At: e.At.UTC(), Prev: e.Prev, Hash: e.Hash,
 		CertifiedBefore: e.CertifiedBefore, CertifiedAfter: e.CertifiedAfter, Evidence: e.Evidence, Result: e.Result,
+		GameHash: e.GameHash, MAC: e.MAC,
 	}
 }
 
@@ -243,6 +247,7 @@ func (d entryDoc) entry() rating.LedgerEntry {
 		RankAfter: d.RankAfter, Delta: d.Delta, Glicko: rating.Glicko(d.Glicko), Reason: d.Reason,
 		At: d.At.UTC(), Prev: d.Prev, Hash: d.Hash,
 		CertifiedBefore: d.CertifiedBefore, CertifiedAfter: d.CertifiedAfter, Evidence: d.Evidence, Result: d.Result,
+		GameHash: d.GameHash, MAC: d.MAC,
 	}
 }
 

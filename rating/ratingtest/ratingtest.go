@@ -61,7 +61,7 @@ var (
 
 func op(id string) rating.Operation {
 	return rating.Operation{ID: id, Black: "alice", White: "bob", Winner: rating.SideWhite,
-		Game: rating.Game{Moves: 120, Outcome: rating.Decisive, Escape: true}, SourceID: "src-" + id, Actor: "go-server", At: t0}
+		Game: rating.Game{Moves: 120, Outcome: rating.Decisive, Escape: true}, SourceID: "src-" + id, GameHash: "game-hash-" + id, Actor: "go-server", At: t0}
 }
 
 func plan(score int) rating.Plan {
@@ -243,7 +243,8 @@ func concurrentCommit(t *testing.T, s rating.Store) {
 func entry(user string, seq int64, delta int) rating.LedgerEntry {
 	e := rating.LedgerEntry{Username: user, Seq: seq, Cause: rating.CauseGame, CauseID: fmt.Sprintf("g%d", seq), SourceID: "s",
 		Actor: "go-server", Opponent: "bob", ScoreBefore: 0, ScoreAfter: delta, RankBefore: "1k", RankAfter: "1k", Delta: delta,
-		Glicko: rating.Glicko{Rating: 1500.5, RD: 200.25, Volatility: 0.06}, At: t0.Add(time.Duration(seq) * time.Second), Prev: "p"}
+		Glicko: rating.Glicko{Rating: 1500.5, RD: 200.25, Volatility: 0.06}, At: t0.Add(time.Duration(seq) * time.Second), Prev: "p",
+		GameHash: fmt.Sprintf("game-hash-%d", seq), MAC: "mac"} // kept as written (issue 11)
 	switch {
 	case delta > 0:
 		e.Result = rating.ResultWin

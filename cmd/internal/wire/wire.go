@@ -102,7 +102,8 @@ type Redis struct {
 }
 
 // OpenRedis connects to url, or, when url is empty, starts miniredis in
-// this process and connects to that. It pings before returning.
+// this process and connects to that. It pings before returning; a
+// configured server that does not answer is logged, not fatal.
 func OpenRedis(ctx context.Context, url string, log *slog.Logger) (*Redis, error) {
 	r := &Redis{}
 	if url == "" {
@@ -118,12 +119,19 @@ func OpenRedis(ctx context.Context, url string, log *slog.Logger) (*Redis, error
 		r.stopMini()
 		return nil, fmt.Errorf("redis URL %s: %w", MaskURI(url), err)
 	}
+	redis.SetLogger(redisLog{log})
 	r.Client = redis.NewClient(opt)
 	pctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	if err := r.Client.Ping(pctx).Err(); err != nil {
-		_ = r.Close()
-		return nil, fmt.Errorf("redis %s: %w", MaskURI(url), err)
+		if r.Embedded {
+			_ = r.Close()
+			return nil, fmt.Errorf("redis %s: %w", MaskURI(url), err)
+		}
+		// Start anyway (issue 11): what needs Redis answers 503 and
+		// /readyz says redis is down until it answers; the client
+		// reconnects by itself.
+		log.Warn("store: redis unreachable at start; not ready until it answers", "url", MaskURI(url), "err", err)
 	}
 	return r, nil
 }
@@ -163,3 +171,12 @@ func (h atLeast) Enabled(ctx context.Context, l slog.Level) bool {
 
 func (h atLeast) WithAttrs(a []slog.Attr) slog.Handler { return atLeast{h.Handler.WithAttrs(a), h.min} }
 func (h atLeast) WithGroup(n string) slog.Handler      { return atLeast{h.Handler.WithGroup(n), h.min} }
+
+// redisLog sends go-redis's own messages (a failed dial on every command
+// during an outage) to the debug log instead of stderr: the outage is
+// already answered 503, logged once per request and shown by /readyz.
+type redisLog struct{ log *slog.Logger }
+
+func (l redisLog) Printf(ctx context.Context, format string, v ...any) {
+	l.log.DebugContext(ctx, "redis client", "msg", fmt.Sprintf(format, v...))
+}

@@ -1,0 +1,75 @@
+package intake
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/players"
+)
+
+// Limits of a submission's text fields, decided here (issue 11): the
+// rules engine bounds the record itself (games.MinSize…MaxSize,
+// games.MaxMoves, the time control's limits).
+const (
+	// MaxSourceID bounds a source_id in bytes: a server's game id, a URL
+	// path or "server/room/12345" fit many times over.
+	MaxSourceID = 128
+)
+
+// checkSubmissionText refuses a submission's text fields past their limits
+// or holding control characters (they reach logs, pages and the audit
+// trail), before anything is read from a store.
+func checkSubmissionText(s Submission) error {
+	if err := checkText("source_id", strings.TrimSpace(s.SourceID), MaxSourceID); err != nil {
+		return err
+	}
+	if err := checkText("game_id", s.GameID, MaxSourceID); err != nil {
+		return err
+	}
+	if err := checkText("black_id", s.BlackID, players.MaxExternalID); err != nil {
+		return err
+	}
+	return checkText("white_id", s.WhiteID, players.MaxExternalID)
+}
+
+// checkText refuses text longer than max bytes, not UTF-8, or holding a
+// control character; the refusal names the field and the limit.
+func checkText(field, s string, max int) error {
+	switch {
+	case len(s) > max:
+		return &games.InvalidRecordError{Field: field, Msg: fmt.Sprintf("is %d bytes, longer than the limit of %d", len(s), max), Limit: max, Got: len(s)}
+	case !utf8.ValidString(s):
+		return invalid(field, "is not UTF-8 text")
+	case strings.IndexFunc(s, unicode.IsControl) >= 0:
+		return invalid(field, "holds a control character")
+	}
+	return nil
+}
+
+// timeControlText reads a submission's time control: empty, a preset name
+// or the one text form ("600+3x30"), within the rules engine's limits
+// (games.MaxMainTime, …); it returns the text form kept with the game.
+func timeControlText(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	if p, ok := games.TimePresets[s]; ok {
+		return p.String(), nil
+	}
+	if len(s) > 64 {
+		return "", &games.InvalidRecordError{Field: "time_control", Msg: fmt.Sprintf("is %d bytes, longer than the limit of 64", len(s)), Limit: 64, Got: len(s)}
+	}
+	tc, err := games.ParseTimeControl(s)
+	if err != nil {
+		var ie *games.InvalidRecordError
+		if errors.As(err, &ie) {
+			return "", invalid("time_control", "%s", ie.Msg)
+		}
+		return "", err
+	}
+	return tc.String(), nil
+}
