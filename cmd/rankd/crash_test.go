@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/internal/testsvc"
 )
 
 // submitBody is a JSON submission of a random legal 9×9 game.
@@ -58,14 +59,29 @@ func post(client *http.Client, url, token string, body []byte) (int, map[string]
 // players' ledgers exactly once (also those resubmitted because their
 // answer was lost), and every score is the placement (0) plus the sum of
 // its ledger.
+//
+// It runs on the embedded store and on a store server of its own
+// (FerretDB on PostgreSQL, reached by MONGO_URI).
 func TestKillDuringBurst(t *testing.T) {
+	t.Run("embedded", func(t *testing.T) { killDuringBurst(t, adminEnv) })
+	t.Run("ferretpg", func(t *testing.T) {
+		db := testsvc.MongoOf(t, testsvc.KindFerretPG)
+		env := map[string]string{"MONGO_URI": testsvc.FerretPGURI(t), "MONGO_DB": db.Name()}
+		for k, v := range adminEnv {
+			env[k] = v
+		}
+		killDuringBurst(t, env)
+	})
+}
+
+func killDuringBurst(t *testing.T, env map[string]string) {
 	const (
 		nPlayers = 8
 		nGames   = 240
 		clients  = 8
 		killAt   = 60 // answers before the kill
 	)
-	p := startRankd(t, procOptions{Env: adminEnv})
+	p := startRankd(t, procOptions{Env: env})
 	root := p.Login("root", adminPW)
 	p.Must(201, "POST", "/api/v1/admin/accounts", root, map[string]string{"username": "go-server", "password": "another long secret", "role": "server"})
 	server := p.Login("go-server", "another long secret")

@@ -102,16 +102,20 @@ var (
 const (
 	KindFerretDB = "ferretdb" // embedded FerretDB: always there
 	KindMongoDB  = "mongodb"  // a real MongoDB: only when RANK_TEST_MONGO_URI is set
+	// KindFerretPG is a store server of its own: FerretDB on PostgreSQL
+	// (cmd/ferretpg), always there (see FerretPGURI).
+	KindFerretPG = "ferretpg"
 )
 
 // MongoKinds lists the kinds of store available to this run: embedded
-// FerretDB always, and a real MongoDB when RANK_TEST_MONGO_URI is set.
-// Contract suites run once per kind (see MongoOf).
+// FerretDB and FerretDB on PostgreSQL always, and a real MongoDB when
+// RANK_TEST_MONGO_URI is set. Contract suites run once per kind (see
+// MongoOf).
 func MongoKinds() []string {
 	if os.Getenv("RANK_TEST_MONGO_URI") != "" {
-		return []string{KindFerretDB, KindMongoDB}
+		return []string{KindFerretDB, KindFerretPG, KindMongoDB}
 	}
-	return []string{KindFerretDB}
+	return []string{KindFerretDB, KindFerretPG}
 }
 
 // MongoURI returns the URI of the store tests use: RANK_TEST_MONGO_URI when
@@ -162,6 +166,8 @@ func MongoOf(t testing.TB, kind string) *mongo.Database {
 	switch kind {
 	case KindFerretDB:
 		return mongoAt(t, ferretURIFor(t))
+	case KindFerretPG:
+		return mongoAt(t, FerretPGURI(t))
 	case KindMongoDB:
 		uri := os.Getenv("RANK_TEST_MONGO_URI")
 		if uri == "" {
