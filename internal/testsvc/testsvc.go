@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
@@ -179,9 +180,29 @@ func MongoOf(t testing.TB, kind string) *mongo.Database {
 	return nil
 }
 
-func mongoAt(t testing.TB, uri string) *mongo.Database {
+// MongoMonitored is MongoOf whose client reports every command it sends
+// to mon (the driver's command monitor), for tests that count them.
+func MongoMonitored(t testing.TB, kind string, mon *event.CommandMonitor) *mongo.Database {
 	t.Helper()
-	c, err := mongo.Connect(options.Client().ApplyURI(uri))
+	var uri string
+	switch kind {
+	case KindFerretDB:
+		uri = ferretURIFor(t)
+	case KindFerretPG:
+		uri = FerretPGURI(t)
+	default:
+		uri = MongoURI(t)
+	}
+	return mongoAt(t, uri, mon)
+}
+
+func mongoAt(t testing.TB, uri string, mon ...*event.CommandMonitor) *mongo.Database {
+	t.Helper()
+	o := options.Client().ApplyURI(uri)
+	if len(mon) > 0 {
+		o.SetMonitor(mon[0])
+	}
+	c, err := mongo.Connect(o)
 	if err != nil {
 		unavailable(t, "mongo %s: %v", uri, err)
 	}
