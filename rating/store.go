@@ -200,14 +200,19 @@ type Store interface {
 	Reports(ctx context.Context, limit int) ([]Report, error)
 }
 
-// BatchStore is a Store that can write both players' ledger entries, and
-// then both states, of a game together (one write on the embedded store
+// BatchStore is a Store that can hold both players of a game, write
+// both their ledger entries, and then both states, together (one write
 // instead of two). Each element behaves as AppendEntry or Commit would;
 // an error may leave some written, as the single calls would.
 type BatchStore interface {
 	Store
 	AppendEntries(ctx context.Context, es []LedgerEntry) error
 	CommitAll(ctx context.Context, sts []PlayerState) error
+	// HoldAll holds, for opID, each player names[i] at versions[i], in
+	// that order, as Hold would, stopping at the first that fails: it
+	// returns how many it held and that failure (nil when all were
+	// held). One write on every store when none fails.
+	HoldAll(ctx context.Context, opID string, names []string, versions []int64) (int, error)
 }
 
 // Sentinels.

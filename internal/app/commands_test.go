@@ -37,11 +37,13 @@ import (
 // mark; the two markers deleted), a ticket 3 (the player's level:
 // projection and state; a pending game of theirs) and 2 Redis round
 // trips, a pairing 4 (both accounts, the pending game and its game) and
-// 9 Redis round trips.
+// 9 Redis round trips. Then: both holds in one insert and both
+// projections in one update (a game 13), the ticket's level from the
+// recorded projection alone (a ticket 2).
 const (
-	maxGameMongo   = 15 // one rated game, both players with a ledger head
+	maxGameMongo   = 13 // one rated game, both players with a ledger head
 	maxGameRedis   = 1
-	maxTicketMongo = 3 // one matchmaking ticket through the API
+	maxTicketMongo = 2 // one matchmaking ticket through the API
 	maxTicketRedis = 2
 	maxPairMongo   = 4 // one pass pairing two tickets (the pending game)
 	maxPairRedis   = 9

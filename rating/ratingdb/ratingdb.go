@@ -410,6 +410,39 @@ func (s *Store) Hold(ctx context.Context, username string, version int64, opID s
 	return &rating.HeldError{Username: username, By: d.Op}
 }
 
+// HoldAll implements rating.BatchStore: one ordered insert of the holds
+// (the server stops at the first that fails); one that failed on a hold
+// already there goes on through Hold, which tells the holder.
+func (s *Store) HoldAll(ctx context.Context, opID string, names []string, versions []int64) (int, error) {
+	docs := make([]any, len(names))
+	for i, n := range names {
+		docs[i] = holdDoc{ID: key(n, versions[i]), Op: opID}
+	}
+	if len(docs) == 0 {
+		return 0, nil
+	}
+	_, err := s.holds.InsertMany(ctx, docs, options.InsertMany().SetOrdered(true))
+	if err == nil {
+		return len(docs), nil
+	}
+	var bwe mongo.BulkWriteException
+	if !errors.As(err, &bwe) || len(bwe.WriteErrors) == 0 || bwe.WriteConcernError != nil {
+		return 0, wrap("hold players", err)
+	}
+	// Ordered: every hold before the first failure was inserted, none
+	// after it was tried.
+	first := bwe.WriteErrors[0].Index
+	for _, we := range bwe.WriteErrors {
+		first = min(first, we.Index)
+	}
+	for i := first; i < len(names); i++ {
+		if err := s.Hold(ctx, names[i], versions[i], opID); err != nil {
+			return i, err
+		}
+	}
+	return len(names), nil
+}
+
 // Commit implements rating.Store: an insert under "username#version",
 // then the players' projection is brought forward.
 func (s *Store) Commit(ctx context.Context, st rating.PlayerState) error {
@@ -423,30 +456,71 @@ func (s *Store) CommitAll(ctx context.Context, sts []rating.PlayerState) error {
 	for i, st := range sts {
 		docs[i] = toStateDoc(st)
 	}
+	// The states' projections go together too (one update command of
+	// several statements), after every state is stored, as Commit's
+	// goes after its state.
+	proj := make([]stateDoc, 0, len(sts))
 	for i, err := range s.insStates.InsertAll(ctx, docs) {
-		if err := s.committed(ctx, sts[i], docs[i].(stateDoc), err); err != nil {
+		d, err := s.stored(ctx, sts[i], docs[i].(stateDoc), err)
+		if err != nil {
 			return err
 		}
+		proj = append(proj, d)
 	}
-	return nil
+	return s.projectAll(ctx, proj)
+}
+
+// projectAll is project of every d (each known at the version before
+// its own), in one bulk write.
+func (s *Store) projectAll(ctx context.Context, ds []stateDoc) error {
+	models := make([]mongo.WriteModel, 0, len(ds))
+	for _, d := range ds {
+		d.ID = d.Username
+		models = append(models, mongo.NewReplaceOneModel().SetFilter(bson.D{{Key: "_id", Value: d.Username}}).SetReplacement(d).SetUpsert(true))
+	}
+	if len(models) == 0 {
+		return nil
+	}
+	_, err := s.players.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+	var bwe mongo.BulkWriteException
+	if errors.As(err, &bwe) && bwe.WriteConcernError == nil {
+		for _, we := range bwe.WriteErrors {
+			if !mongo.IsDuplicateKeyError(we) {
+				return wrap("write player projection", err)
+			}
+		}
+		return nil // two first versions at once: the other wrote it
+	}
+	return wrap("write player projection", err)
 }
 
 // committed finishes Commit after the insert of d (st) answered err.
 func (s *Store) committed(ctx context.Context, st rating.PlayerState, d stateDoc, err error) error {
+	d, err = s.stored(ctx, st, d, err)
+	if err != nil {
+		return err
+	}
+	return s.project(ctx, d, d.Version-1)
+}
+
+// stored is the state stored at st's version after the insert of d (st)
+// answered err: d, or the same state already there (a retry);
+// ErrVersionTaken when another operation's is.
+func (s *Store) stored(ctx context.Context, st rating.PlayerState, d stateDoc, err error) (stateDoc, error) {
 	if err != nil && !mongo.IsDuplicateKeyError(err) {
-		return wrap("commit player", err)
+		return stateDoc{}, wrap("commit player", err)
 	}
 	if err != nil {
 		var got stateDoc
 		if err := s.states.FindOne(ctx, bson.D{{Key: "_id", Value: d.ID}}).Decode(&got); err != nil {
-			return wrap("read player version", err)
+			return stateDoc{}, wrap("read player version", err)
 		}
 		if got.Op != st.Op {
-			return fmt.Errorf("player %s version %d is operation %q's, not %q's: %w", st.Username, st.Version, got.Op, st.Op, rating.ErrVersionTaken)
+			return stateDoc{}, fmt.Errorf("player %s version %d is operation %q's, not %q's: %w", st.Username, st.Version, got.Op, st.Op, rating.ErrVersionTaken)
 		}
 		d = got
 	}
-	return s.project(ctx, d, d.Version-1)
+	return d, nil
 }
 
 // project writes d as the player's projection unless known (the version

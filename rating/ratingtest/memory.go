@@ -343,6 +343,17 @@ func (m *Memory) Hold(ctx context.Context, username string, version int64, opID 
 	return &rating.HeldError{Username: username, By: by}
 }
 
+// HoldAll implements rating.BatchStore: Hold of each in order, stopping
+// at the first failure.
+func (m *Memory) HoldAll(ctx context.Context, opID string, names []string, versions []int64) (int, error) {
+	for i, n := range names {
+		if err := m.Hold(ctx, n, versions[i], opID); err != nil {
+			return i, err
+		}
+	}
+	return len(names), nil
+}
+
 // Commit implements rating.Store.
 func (m *Memory) Commit(ctx context.Context, st rating.PlayerState) error {
 	if err := m.enter(ctx, "Commit"); err != nil {
