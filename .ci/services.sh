@@ -66,6 +66,9 @@ if [ "$(psql -h 127.0.0.1 -p "$pgport" -U postgres -d postgres -Atqc "select cou
 	psql -h 127.0.0.1 -p "$pgport" -U postgres -d postgres -qc 'create database rank_test'
 fi
 
+pgurl="postgres://postgres@127.0.0.1:$pgport/rank_test"
+echo "$pgurl" >/tmp/rank-test-pg.url # testsvc.PGURLFile
+
 # The store server: cmd/ferretpg (FerretDB on that PostgreSQL), built
 # from this checkout, as a process of its own.
 fpport="${RANK_TEST_FERRETPG_PORT:-27018}"
@@ -76,7 +79,7 @@ if ! listening "$fpport"; then
 	(cd "$root" && go build -o "$root/.bin/ferretpg" ./cmd/ferretpg)
 	log=/tmp/rank-test-ferretpg-"$fpport".log
 	setsid nohup "$root/.bin/ferretpg" -listen "127.0.0.1:$fpport" \
-		-postgresql-url "postgres://postgres@127.0.0.1:$pgport/rank_test" >"$log" 2>&1 </dev/null &
+		-postgresql-url "$pgurl" >"$log" 2>&1 </dev/null &
 	for _ in $(seq 1 300); do
 		grep -q "listening on" "$log" && break
 		sleep 0.1

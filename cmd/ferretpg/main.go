@@ -49,9 +49,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := ping(f.URI); err != nil {
 		return fmt.Errorf("postgresql %s: %w", *pgURL, err)
 	}
-	fmt.Fprintln(stdout, "ferretpg: listening on", f.URI)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	fmt.Fprintln(stdout, "ferretpg: listening on", f.URI)
 	<-ctx.Done()
 	return nil
 }

@@ -3,6 +3,7 @@ package testsvc
 import (
 	"context"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,9 +16,27 @@ import (
 )
 
 // DefaultPGURL is the PostgreSQL database the tests' FerretDB keeps its
-// data in when RANK_TEST_PG_URL is not set: the one .ci/services.sh
-// creates (trust authentication on loopback).
+// data in when neither RANK_TEST_PG_URL nor PGURLFile names one: the one
+// .ci/services.sh creates on the machine's PostgreSQL (trust
+// authentication on loopback).
 const DefaultPGURL = "postgres://postgres@127.0.0.1:5432/rank_test"
+
+// PGURLFile is where .ci/services.sh writes the URL of the database it
+// made (on a PostgreSQL cluster of its own when the machine's does not
+// let it in).
+const PGURLFile = "/tmp/rank-test-pg.url"
+
+// PGURL is the tests' PostgreSQL database: RANK_TEST_PG_URL, else what
+// PGURLFile says, else DefaultPGURL.
+func PGURL() string {
+	if u := os.Getenv("RANK_TEST_PG_URL"); u != "" {
+		return u
+	}
+	if b, err := os.ReadFile(PGURLFile); err == nil && len(strings.TrimSpace(string(b))) > 0 {
+		return strings.TrimSpace(string(b))
+	}
+	return DefaultPGURL
+}
 
 var (
 	pgOnce sync.Once
@@ -29,7 +48,7 @@ var (
 // is not embedded: FerretDB on PostgreSQL. It is RANK_TEST_FERRETPG_URI
 // when set (the cmd/ferretpg process .ci/services.sh starts, a server
 // of its own); else FerretDB's PostgreSQL handler started once in the
-// test binary on RANK_TEST_PG_URL (default DefaultPGURL). Either way the
+// test binary on PGURL(). Either way the
 // data goes through the wire protocol into PostgreSQL. A PostgreSQL that
 // cannot be reached fails the test, saying how to start it.
 func FerretPGURI(t testing.TB) string {
@@ -38,11 +57,7 @@ func FerretPGURI(t testing.TB) string {
 		return uri
 	}
 	pgOnce.Do(func() {
-		url := os.Getenv("RANK_TEST_PG_URL")
-		if url == "" {
-			url = DefaultPGURL
-		}
-		f, err := embedded.StartFerretPG(url, "", nil)
+		f, err := embedded.StartFerretPG(PGURL(), "", nil)
 		if err != nil {
 			pgErr = err
 			return
