@@ -147,6 +147,9 @@ type GameInput struct {
 	SourceID string
 	Actor    string
 	At       time.Time
+	// Tracked: the caller applies the game again until Apply returns
+	// (see Operation.Tracked): Recover need not find it.
+	Tracked bool
 }
 
 // PlayerResult is one player after a game.
@@ -193,7 +196,7 @@ func (s *Service) Apply(ctx context.Context, in GameInput) (GameResult, error) {
 	defer s.lockPlayers(in.Black, in.White)()
 	op, err := s.store.CreateOp(ctx, Operation{
 		ID: in.ID, Black: in.Black, White: in.White, Winner: in.Winner, Game: in.Game,
-		SourceID: in.SourceID, Actor: in.Actor, At: in.At.UTC().Truncate(time.Millisecond),
+		SourceID: in.SourceID, Actor: in.Actor, At: in.At.UTC().Truncate(time.Millisecond), Tracked: in.Tracked,
 	})
 	if err != nil {
 		return GameResult{}, err

@@ -78,6 +78,11 @@ type Operation struct {
 	Plan     *Plan     `json:"plan,omitempty"`
 	Done     bool      `json:"done"`
 	Error    string    `json:"error,omitempty"` // why it was given up (corrupt data)
+	// Tracked: the caller keeps its own record of the work until the
+	// operation is done, and applies it again after a crash (intake's
+	// unrated games): Unfinished need not list it, which spares the
+	// store a marker's write and delete.
+	Tracked bool `json:"tracked,omitempty"`
 }
 
 // Plan is what an operation writes: one step per player, in sorted
@@ -143,7 +148,8 @@ type Store interface {
 	// FinishOp marks the operation done, with an error text when it was
 	// given up. Finishing twice is no error; the first text stays.
 	FinishOp(ctx context.Context, id, errText string) error
-	// Unfinished lists up to limit operations not done, oldest first.
+	// Unfinished lists up to limit operations not done, oldest first,
+	// except Tracked ones (their callers apply them again).
 	Unfinished(ctx context.Context, limit int) ([]Operation, error)
 
 	// Player returns the player's latest state; ErrNotFound if none.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -58,6 +59,7 @@ type Store struct {
 	// commit).
 	insStates, insHolds, insOps, insOpen, insPlans, insDone, insLedger *mongox.Inserter
 	delOpen                                                            *mongox.Deleter
+	tracked                                                            trackedIDs
 }
 
 var (
@@ -159,6 +161,8 @@ type opDoc struct {
 	Kind   string `bson:"kind,omitempty"`
 	Player string `bson:"player,omitempty"`
 	Change string `bson:"change,omitempty"` // rating.Change as JSON
+	// Tracked operations have no open marker (rating.Operation.Tracked).
+	Tracked bool `bson:"tracked,omitempty"`
 }
 
 func toOpDoc(op rating.Operation) (opDoc, error) {
@@ -170,6 +174,7 @@ func toOpDoc(op rating.Operation) (opDoc, error) {
 		ID: op.ID, Black: op.Black, White: op.White, Winner: string(op.Winner), Moves: op.Game.Moves,
 		Handicap: op.Game.Handicap, Outcome: string(outcome), Escape: op.Game.Escape,
 		SourceID: op.SourceID, Actor: op.Actor, At: op.At.UTC(), Kind: op.Kind, Player: op.Player,
+		Tracked: op.Tracked,
 	}
 	if op.Change != nil {
 		b, err := json.Marshal(op.Change)
@@ -186,6 +191,7 @@ func (d opDoc) op() (rating.Operation, error) {
 		ID: d.ID, Black: d.Black, White: d.White, Winner: rating.Side(d.Winner),
 		Game:     rating.Game{Moves: d.Moves, Handicap: d.Handicap, Escape: d.Escape},
 		SourceID: d.SourceID, Actor: d.Actor, At: d.At.UTC(), Kind: d.Kind, Player: d.Player,
+		Tracked: d.Tracked,
 	}
 	if err := op.Game.Outcome.UnmarshalText([]byte(d.Outcome)); err != nil {
 		return rating.Operation{}, fmt.Errorf("ratingdb: operation %s: %w", d.ID, err)
@@ -253,8 +259,11 @@ func (s *Store) CreateOp(ctx context.Context, op rating.Operation) (rating.Opera
 		return rating.Operation{}, err
 	}
 	// The marker first: an operation is never stored without one until
-	// it is done. A marker without its operation is dropped by Unfinished.
-	if err := s.insOpen.Mark(ctx, op.ID, op.At); err != nil {
+	// it is done (unless its caller tracks it: no marker at all). A
+	// marker without its operation is dropped by Unfinished.
+	if op.Tracked {
+		s.tracked.add(op.ID)
+	} else if err := s.insOpen.Mark(ctx, op.ID, op.At); err != nil {
 		return rating.Operation{}, wrap("mark operation open", err)
 	}
 	err = s.insOps.Insert(ctx, d)
@@ -348,8 +357,39 @@ func (s *Store) FinishOp(ctx context.Context, id, errText string) error {
 	if err := s.insDone.Insert(ctx, doneDoc{ID: id, Error: errText}); err != nil && !mongo.IsDuplicateKeyError(err) {
 		return wrap("finish operation", err)
 	}
-	s.delOpen.Delete(id)
+	if !s.tracked.take(id) { // a tracked operation created here has no marker
+		s.delOpen.Delete(id)
+	}
 	return nil
+}
+
+// trackedIDs are the Tracked operations this process created and has not
+// finished: their FinishOp has no marker to delete. One created by
+// another process gets a delete of a marker that is not there (harmless).
+type trackedIDs struct {
+	mu  sync.Mutex
+	ids map[string]bool
+}
+
+// maxTracked bounds trackedIDs; it is emptied when full (the cost: a
+// needless delete each).
+const maxTracked = 10_000
+
+func (t *trackedIDs) add(id string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.ids == nil || len(t.ids) >= maxTracked {
+		t.ids = map[string]bool{}
+	}
+	t.ids[id] = true
+}
+
+func (t *trackedIDs) take(id string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ok := t.ids[id]
+	delete(t.ids, id)
+	return ok
 }
 
 // Unfinished implements rating.Store: the markers, oldest first.

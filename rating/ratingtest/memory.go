@@ -239,7 +239,7 @@ func (m *Memory) Unfinished(ctx context.Context, limit int) ([]rating.Operation,
 	defer m.mu.Unlock()
 	var open []rating.Operation
 	for id, op := range m.ops {
-		if _, done := m.done[id]; !done {
+		if _, done := m.done[id]; !done && !op.Tracked {
 			open = append(open, op)
 		}
 	}

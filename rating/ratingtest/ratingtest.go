@@ -40,6 +40,7 @@ func Run(t *testing.T, newStore func(t *testing.T) rating.Store) {
 		{"ReportsNewestFirst", reportsNewestFirst},
 		{"TimesInUTCToTheMillisecond", timesInUTC},
 		{"EachMayUseTheStore", eachMayUseTheStore},
+		{"TrackedIsNotUnfinished", trackedIsNotUnfinished},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
 	}
@@ -549,4 +550,36 @@ func placementRoundTrip(t *testing.T, s rating.Store) {
 	p.Steps[0].After.Placing, p.Steps[0].After.PlacingGames = false, 10
 	check(t, "SetPlan", must[rating.Plan](t)(s.SetPlan(ctx, "g2", p)), p)
 	check(t, "stored plan", must[rating.Operation](t)(s.Op(ctx, "g2")).Plan, &p)
+}
+
+// trackedIsNotUnfinished: an operation its caller tracks is stored and
+// read back as any other (Tracked too), runs through its plan and its
+// end, but Unfinished never lists it; an untracked one beside it is.
+func trackedIsNotUnfinished(t *testing.T, s rating.Store) {
+	tr := op("t1")
+	tr.Tracked = true
+	if got := must[rating.Operation](t)(s.CreateOp(ctx, tr)); !got.Tracked {
+		t.Fatalf("CreateOp = %+v, want it tracked", got)
+	}
+	if got := must[rating.Operation](t)(s.CreateOp(ctx, tr)); !got.Tracked || got.ID != "t1" {
+		t.Fatalf("CreateOp again = %+v", got)
+	}
+	must[rating.Operation](t)(s.CreateOp(ctx, op("u1")))
+	if got := must[rating.Operation](t)(s.Op(ctx, "t1")); !got.Tracked || got.Done {
+		t.Fatalf("Op(t1) = %+v, want tracked and not done", got)
+	}
+	ops := must[[]rating.Operation](t)(s.Unfinished(ctx, 10))
+	if len(ops) != 1 || ops[0].ID != "u1" {
+		t.Fatalf("Unfinished = %+v, want u1 alone", ops)
+	}
+	must[rating.Plan](t)(s.SetPlan(ctx, "t1", plan(5)))
+	if err := s.FinishOp(ctx, "t1", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := must[rating.Operation](t)(s.Op(ctx, "t1")); !got.Done || got.Plan == nil {
+		t.Fatalf("Op(t1) after FinishOp = %+v", got)
+	}
+	if ops := must[[]rating.Operation](t)(s.Unfinished(ctx, 10)); len(ops) != 1 || ops[0].ID != "u1" {
+		t.Fatalf("Unfinished after t1 finished = %+v, want u1 alone", ops)
+	}
 }
