@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/weiqi-platform/rank/games"
-	"github.com/weiqi-platform/rank/internal/testsvc"
 )
 
 // submitBody is a JSON submission of a random legal 9×9 game.
@@ -62,17 +61,7 @@ func post(client *http.Client, url, token string, body []byte) (int, map[string]
 //
 // It runs on the embedded store and on a store server of its own
 // (FerretDB on PostgreSQL, reached by MONGO_URI).
-func TestKillDuringBurst(t *testing.T) {
-	t.Run("embedded", func(t *testing.T) { killDuringBurst(t, adminEnv) })
-	t.Run("ferretpg", func(t *testing.T) {
-		db := testsvc.MongoOf(t, testsvc.KindFerretPG)
-		env := map[string]string{"MONGO_URI": testsvc.FerretPGURI(t), "MONGO_DB": db.Name()}
-		for k, v := range adminEnv {
-			env[k] = v
-		}
-		killDuringBurst(t, env)
-	})
-}
+func TestKillDuringBurst(t *testing.T) { onEachStore(t, adminEnv, killDuringBurst) }
 
 func killDuringBurst(t *testing.T, env map[string]string) {
 	const (
