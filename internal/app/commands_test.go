@@ -42,13 +42,15 @@ import (
 // recorded projection alone (a ticket 2); no open marker for a game's
 // rating operation, which intake's unrated game already records (a game
 // 11: nine inserts, one update, one delete of the unrated marker, which
-// goes later with other games' in one command).
+// goes later with other games' in one command); a pairing's players
+// known playable from their tokens, which they just used to poll (a
+// pairing 2).
 const (
 	maxGameMongo   = 11 // one rated game, both players with a ledger head
 	maxGameRedis   = 1
 	maxTicketMongo = 2 // one matchmaking ticket through the API
 	maxTicketRedis = 2
-	maxPairMongo   = 4 // one pass pairing two tickets (the pending game)
+	maxPairMongo   = 2 // one pass pairing two tickets (the pending game)
 	maxPairRedis   = 9
 )
 
