@@ -12,6 +12,9 @@ BENCHSTAT       := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c
 
 export PATH := $(PATH):/usr/games
 export RANK_TEST_REDIS_URL        ?= redis://127.0.0.1:$(REDIS_PORT)/0
+# The store server and the Redis Cluster .ci/services.sh starts.
+export RANK_TEST_FERRETPG_URI     ?= mongodb://127.0.0.1:27018/
+export RANK_TEST_REDIS_CLUSTER_URL ?= redis://127.0.0.1:7001?addr=127.0.0.1:7002&addr=127.0.0.1:7003
 
 .PHONY: run test services check fmt vet staticcheck unit bench build tools
 

@@ -215,7 +215,8 @@ func (s *Server) enqueue(c *gin.Context) {
 	}
 	ctx := c.Request.Context()
 	caller, _ := principalOf(c)
-	st, err := s.deps.Ratings.PlayerOrNew(ctx, caller.Username)
+	// The level to match on: the recorded one (one read), not a write.
+	st, err := s.deps.Ratings.LevelOf(ctx, caller.Username)
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -46,6 +46,10 @@ func (in *Intake) rate(ctx context.Context, g StoredGame, retry bool) (Accepted,
 		if err != nil {
 			return Accepted{}, err
 		}
+		// Until it is marked rated the game is listed as unrated, and
+		// Recover (or the source's retry) applies it again: the rating
+		// service need not keep a marker of its own.
+		ri.Tracked = true
 		if res, err = in.ratings.Apply(ctx, ri); err != nil {
 			return Accepted{}, err
 		}

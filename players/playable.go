@@ -60,6 +60,25 @@ func (s *Service) Playable(ctx context.Context, username string) (string, error)
 	return a.Username, nil
 }
 
+// seenPlaying notes, from a valid token, that its account may play
+// (Playable's rule, from the role the token was issued with: roles never
+// change), so that Playable of a player who just called needs no store
+// read (a pairing's two players have just polled their tickets).
+func (s *Service) seenPlaying(p Principal, now time.Time) {
+	if p.Role == RoleServer {
+		return
+	}
+	s.play.mu.Lock()
+	defer s.play.mu.Unlock()
+	if until, ok := s.play.known[p.Username]; ok && until.Sub(now) > knownFor/2 {
+		return // known long enough: spare the write
+	}
+	if s.play.known == nil || len(s.play.known) >= knownMax {
+		s.play.known = map[string]time.Time{}
+	}
+	s.play.known[p.Username] = now.Add(knownFor)
+}
+
 // MaxExternalID bounds a game server's player id (decided: the servers'
 // ids are numbers or short handles).
 const MaxExternalID = 64

@@ -295,6 +295,7 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (Principal, e
 	c, ok := s.tokens[hash]
 	s.mu.Unlock()
 	if ok && now.Before(c.until) {
+		s.seenPlaying(c.p, now)
 		return c.p, nil
 	}
 	t, err := s.store.Token(ctx, hash)
@@ -307,6 +308,7 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (Principal, e
 		return Principal{}, ErrUnauthenticated
 	}
 	p := Principal{Username: t.Username, Role: t.Role}
+	s.seenPlaying(p, now)
 	if s.cfg.TokenCacheTTL > 0 {
 		until := now.Add(s.cfg.TokenCacheTTL)
 		if t.ExpiresAt.Before(until) {

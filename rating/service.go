@@ -169,6 +169,9 @@ type GameInput struct {
 	GameHash string
 	Actor    string
 	At       time.Time
+	// Tracked: the caller applies the game again until Apply returns
+	// (see Operation.Tracked): Recover need not find it.
+	Tracked bool
 }
 
 // PlayerResult is one player after a game.
@@ -215,7 +218,7 @@ func (s *Service) Apply(ctx context.Context, in GameInput) (GameResult, error) {
 	defer s.lockPlayers(in.Black, in.White)()
 	op, err := s.store.CreateOp(ctx, Operation{
 		ID: in.ID, Black: in.Black, White: in.White, Winner: in.Winner, Game: in.Game,
-		SourceID: in.SourceID, GameHash: in.GameHash, Actor: in.Actor, At: in.At.UTC().Truncate(time.Millisecond),
+		SourceID: in.SourceID, GameHash: in.GameHash, Actor: in.Actor, At: in.At.UTC().Truncate(time.Millisecond), Tracked: in.Tracked,
 	})
 	if err != nil {
 		return GameResult{}, err
@@ -337,7 +340,11 @@ func (s *Service) write(ctx context.Context, steps []Step) error {
 func (s *Service) hold(ctx context.Context, op Operation, depth int) (Operation, error) {
 	names := op.players()
 	states := make(map[string]PlayerState, len(names))
+	s.holdAll(ctx, op.ID, names, states)
 	for _, n := range names {
+		if _, held := states[n]; held {
+			continue
+		}
 		st, err := s.holdOne(ctx, n, op.ID, depth)
 		if err != nil {
 			return op, err
@@ -378,6 +385,56 @@ func (s *Service) hold(ctx context.Context, op Operation, depth int) (Operation,
 		}
 	}
 	return op, nil
+}
+
+// holdAll is the common case of holdOne for every player at once, on a
+// BatchStore: the latest states guessed as holdOne guesses them (this
+// process's hints, else the recorded latest states, in one read), and
+// the holds in one write, in username order. Those held go into states;
+// from the first that was not (held by another operation, a guess
+// behind, a new player, an error) holdOne takes over, in order, and sees
+// for itself what stopped this.
+func (s *Service) holdAll(ctx context.Context, opID string, names []string, states map[string]PlayerState) {
+	bs, ok := s.store.(BatchStore)
+	if !ok || len(names) < 2 {
+		return
+	}
+	guess := make([]PlayerState, len(names))
+	var unknown []string
+	for i, n := range names {
+		if st, ok := s.hint(n); ok {
+			guess[i] = st
+		} else {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(unknown) > 0 {
+		read, err := s.store.LatestOf(ctx, unknown)
+		if err != nil {
+			return
+		}
+		for i, n := range names {
+			if guess[i].Username != "" {
+				continue
+			}
+			for _, st := range read {
+				if st.Username == n {
+					guess[i] = st
+				}
+			}
+			if guess[i].Username == "" {
+				return // a new player: holdOne starts them
+			}
+		}
+	}
+	versions := make([]int64, len(names))
+	for i, st := range guess {
+		versions[i] = st.Version
+	}
+	held, _ := bs.HoldAll(ctx, opID, names, versions)
+	for i := range held {
+		states[names[i]] = guess[i]
+	}
 }
 
 // skip passes a player held by opID at st.Version on to the next version

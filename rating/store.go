@@ -79,6 +79,11 @@ type Operation struct {
 	Plan     *Plan     `json:"plan,omitempty"`
 	Done     bool      `json:"done"`
 	Error    string    `json:"error,omitempty"` // why it was given up (corrupt data)
+	// Tracked: the caller keeps its own record of the work until the
+	// operation is done, and applies it again after a crash (intake's
+	// unrated games): Unfinished need not list it, which spares the
+	// store a marker's write and delete.
+	Tracked bool `json:"tracked,omitempty"`
 }
 
 // Plan is what an operation writes: one step per player, in sorted
@@ -144,7 +149,8 @@ type Store interface {
 	// FinishOp marks the operation done, with an error text when it was
 	// given up. Finishing twice is no error; the first text stays.
 	FinishOp(ctx context.Context, id, errText string) error
-	// Unfinished lists up to limit operations not done, oldest first.
+	// Unfinished lists up to limit operations not done, oldest first,
+	// except Tracked ones (their callers apply them again).
 	Unfinished(ctx context.Context, limit int) ([]Operation, error)
 
 	// Player returns the player's latest state; ErrNotFound if none.
@@ -201,14 +207,19 @@ type Store interface {
 	Reports(ctx context.Context, limit int) ([]Report, error)
 }
 
-// BatchStore is a Store that can write both players' ledger entries, and
-// then both states, of a game together (one write on the embedded store
+// BatchStore is a Store that can hold both players of a game, write
+// both their ledger entries, and then both states, together (one write
 // instead of two). Each element behaves as AppendEntry or Commit would;
 // an error may leave some written, as the single calls would.
 type BatchStore interface {
 	Store
 	AppendEntries(ctx context.Context, es []LedgerEntry) error
 	CommitAll(ctx context.Context, sts []PlayerState) error
+	// HoldAll holds, for opID, each player names[i] at versions[i], in
+	// that order, as Hold would, stopping at the first that fails: it
+	// returns how many it held and that failure (nil when all were
+	// held). One write on every store when none fails.
+	HoldAll(ctx context.Context, opID string, names []string, versions []int64) (int, error)
 }
 
 // Sentinels.

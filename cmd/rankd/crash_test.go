@@ -58,14 +58,19 @@ func post(client *http.Client, url, token string, body []byte) (int, map[string]
 // players' ledgers exactly once (also those resubmitted because their
 // answer was lost), and every score is the placement (0) plus the sum of
 // its ledger.
-func TestKillDuringBurst(t *testing.T) {
+//
+// It runs on the embedded store and on a store server of its own
+// (FerretDB on PostgreSQL, reached by MONGO_URI).
+func TestKillDuringBurst(t *testing.T) { onEachStore(t, adminEnv, killDuringBurst) }
+
+func killDuringBurst(t *testing.T, env map[string]string) {
 	const (
 		nPlayers = 8
 		nGames   = 240
 		clients  = 8
 		killAt   = 60 // answers before the kill
 	)
-	p := startRankd(t, procOptions{Env: adminEnv})
+	p := startRankd(t, procOptions{Env: env})
 	root := p.Login("root", adminPW)
 	p.Must(201, "POST", "/api/v1/admin/accounts", root, map[string]string{"username": "go-server", "password": "another long secret", "role": "server"})
 	server := p.Login("go-server", "another long secret")

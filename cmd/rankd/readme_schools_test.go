@@ -8,10 +8,15 @@ import (
 
 // TestReadmeSchools runs the README's schools block as written, after
 // its quick start, against the built rankd (only the address differs).
+// It runs on the embedded store and on the store server of its own.
 func TestReadmeSchools(t *testing.T) {
 	needTools(t, "bash", "curl", "jq")
+	onEachStore(t, map[string]string{"RANK_ADMIN_USER": "root", "RANK_ADMIN_PASSWORD": "change-me-now"}, readmeSchools)
+}
+
+func readmeSchools(t *testing.T, env map[string]string) {
 	readme := readREADME(t)
-	p := startRankd(t, procOptions{Env: map[string]string{"RANK_ADMIN_USER": "root", "RANK_ADMIN_PASSWORD": "change-me-now"}})
+	p := startRankd(t, procOptions{Env: env})
 	host := strings.TrimPrefix(p.URL, "http://")
 	run := func(block string) string {
 		t.Helper()

@@ -30,8 +30,13 @@ func TestReadmeQuickStart(t *testing.T) {
 		t.Fatal("the quickstart block does not talk to localhost:8080")
 	}
 
+	onEachStore(t, env, func(t *testing.T, env map[string]string) { readmeQuickStart(t, env, block[1]) })
+}
+
+// readmeQuickStart runs the quick start's block on a rankd with env.
+func readmeQuickStart(t *testing.T, env map[string]string, block string) {
 	p := startRankd(t, procOptions{Env: env})
-	script := strings.ReplaceAll(block[1], "localhost:8080", strings.TrimPrefix(p.URL, "http://"))
+	script := strings.ReplaceAll(block, "localhost:8080", strings.TrimPrefix(p.URL, "http://"))
 	out, err := exec.Command("bash", "-euo", "pipefail", "-c", script).CombinedOutput()
 	if err != nil {
 		t.Fatalf("quick start failed: %v\n%s", err, out)

@@ -10,15 +10,23 @@ import (
 	"github.com/weiqi-platform/rank/internal/testsvc"
 )
 
-func open(t *testing.T) exams.Store {
-	s, err := examdb.Open(context.Background(), testsvc.Mongo(t))
+func openOf(t *testing.T, kind string) exams.Store {
+	s, err := examdb.Open(context.Background(), testsvc.MongoOf(t, kind))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-func TestStoreContract(t *testing.T) { examtest.StoreContract(t, open) }
+// TestStoreContract runs the contract on every kind of store
+// (testsvc.MongoKinds).
+func TestStoreContract(t *testing.T) {
+	for _, kind := range testsvc.MongoKinds() {
+		t.Run(kind, func(t *testing.T) {
+			examtest.StoreContract(t, func(t *testing.T) exams.Store { return openOf(t, kind) })
+		})
+	}
+}
 
 // TestOpenTwice: every replica opens the store at start; the indexes
 // exist the second time (FerretDB v1 drops the connection on a

@@ -6,6 +6,9 @@
 // FerretDB looks documents up by _id with (IndexIDs), which its own _id
 // index does not serve.
 //
+// StartFerretPG is the same FerretDB with its PostgreSQL handler: the
+// store server of cmd/ferretpg and of the tests' second store kind.
+//
 // One process per data directory: StartFerret holds an exclusive lock on
 // a file in FerretDB's directory (LockFile, with the holder's pid) until
 // Stop, and a second start fails at once with a *LockedError naming the

@@ -31,6 +31,9 @@ const idIndexPrefix = "rank_idpath_"
 // Only for a database that is never dropped while FerretDB runs: the
 // index is made through a connection of its own to the SQLite file.
 func (f *Ferret) IndexIDs(db string) error {
+	if f.dir == "" {
+		return nil // PostgreSQL (StartFerretPG): FerretDB's own _id index serves
+	}
 	n, err := indexIDs(f.ctx, filepath.Join(f.dir, db+".sqlite"))
 	if err != nil {
 		return fmt.Errorf("embedded ferretdb: index _id of %s: %w", db, err)

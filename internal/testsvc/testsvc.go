@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
@@ -102,16 +103,20 @@ var (
 const (
 	KindFerretDB = "ferretdb" // embedded FerretDB: always there
 	KindMongoDB  = "mongodb"  // a real MongoDB: only when RANK_TEST_MONGO_URI is set
+	// KindFerretPG is a store server of its own: FerretDB on PostgreSQL
+	// (cmd/ferretpg), always there (see FerretPGURI).
+	KindFerretPG = "ferretpg"
 )
 
 // MongoKinds lists the kinds of store available to this run: embedded
-// FerretDB always, and a real MongoDB when RANK_TEST_MONGO_URI is set.
-// Contract suites run once per kind (see MongoOf).
+// FerretDB and FerretDB on PostgreSQL always, and a real MongoDB when
+// RANK_TEST_MONGO_URI is set. Contract suites run once per kind (see
+// MongoOf).
 func MongoKinds() []string {
 	if os.Getenv("RANK_TEST_MONGO_URI") != "" {
-		return []string{KindFerretDB, KindMongoDB}
+		return []string{KindFerretDB, KindFerretPG, KindMongoDB}
 	}
-	return []string{KindFerretDB}
+	return []string{KindFerretDB, KindFerretPG}
 }
 
 // MongoURI returns the URI of the store tests use: RANK_TEST_MONGO_URI when
@@ -162,6 +167,8 @@ func MongoOf(t testing.TB, kind string) *mongo.Database {
 	switch kind {
 	case KindFerretDB:
 		return mongoAt(t, ferretURIFor(t))
+	case KindFerretPG:
+		return mongoAt(t, FerretPGURI(t))
 	case KindMongoDB:
 		uri := os.Getenv("RANK_TEST_MONGO_URI")
 		if uri == "" {
@@ -173,9 +180,29 @@ func MongoOf(t testing.TB, kind string) *mongo.Database {
 	return nil
 }
 
-func mongoAt(t testing.TB, uri string) *mongo.Database {
+// MongoMonitored is MongoOf whose client reports every command it sends
+// to mon (the driver's command monitor), for tests that count them.
+func MongoMonitored(t testing.TB, kind string, mon *event.CommandMonitor) *mongo.Database {
 	t.Helper()
-	c, err := mongo.Connect(options.Client().ApplyURI(uri))
+	var uri string
+	switch kind {
+	case KindFerretDB:
+		uri = ferretURIFor(t)
+	case KindFerretPG:
+		uri = FerretPGURI(t)
+	default:
+		uri = MongoURI(t)
+	}
+	return mongoAt(t, uri, mon)
+}
+
+func mongoAt(t testing.TB, uri string, mon ...*event.CommandMonitor) *mongo.Database {
+	t.Helper()
+	o := options.Client().ApplyURI(uri)
+	if len(mon) > 0 {
+		o.SetMonitor(mon[0])
+	}
+	c, err := mongo.Connect(o)
 	if err != nil {
 		unavailable(t, "mongo %s: %v", uri, err)
 	}

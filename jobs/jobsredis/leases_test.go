@@ -18,10 +18,11 @@ import (
 // the in-process one rankd uses by default.
 var servers = []struct {
 	name string
-	open func(testing.TB) *redis.Client
+	open func(testing.TB) redis.UniversalClient
 }{
-	{"redis-server", testsvc.Redis},
-	{"miniredis", testsvc.MiniRedis},
+	{"redis-server", testsvc.Universal(testsvc.Redis)},
+	{"redis-cluster", testsvc.RedisCluster},
+	{"miniredis", testsvc.Universal(testsvc.MiniRedis)},
 }
 
 var at = time.Date(2026, 3, 7, 11, 0, 0, 0, time.UTC)

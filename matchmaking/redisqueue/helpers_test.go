@@ -142,14 +142,14 @@ func (m *metrics) LevelGap(_ string, gap int) {
 // env is one test's world: a Redis, the queue on it, a clock, games.
 type env struct {
 	t       *testing.T
-	c       *redis.Client
+	c       redis.UniversalClient
 	q       *redisqueue.Queue
 	clock   *clock
 	games   *gameRec
 	metrics *metrics
 }
 
-func newEnv(t *testing.T, newClient func(testing.TB) *redis.Client) *env {
+func newEnv(t *testing.T, newClient func(testing.TB) redis.UniversalClient) *env {
 	t.Helper()
 	c := newClient(t)
 	c.AddHook(slotCheck{t})

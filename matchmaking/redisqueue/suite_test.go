@@ -17,10 +17,15 @@ import (
 )
 
 // The one suite, on both kinds of Redis the product runs on.
-func TestRealRedis(t *testing.T) { runSuite(t, testsvc.Redis) }
-func TestMiniRedis(t *testing.T) { runSuite(t, testsvc.MiniRedis) }
+func TestRealRedis(t *testing.T) { runSuite(t, testsvc.Universal(testsvc.Redis)) }
+func TestMiniRedis(t *testing.T) { runSuite(t, testsvc.Universal(testsvc.MiniRedis)) }
 
-func runSuite(t *testing.T, newClient func(testing.TB) *redis.Client) {
+// TestRedisCluster: the suite on a real Redis Cluster of three primaries
+// (every multi-key script keeps to one hash slot, or the cluster refuses
+// it with CROSSSLOT).
+func TestRedisCluster(t *testing.T) { runSuite(t, testsvc.RedisCluster) }
+
+func runSuite(t *testing.T, newClient func(testing.TB) redis.UniversalClient) {
 	for _, tc := range []struct {
 		name string
 		fn   func(*testing.T, *env)
@@ -869,7 +874,7 @@ func (alwaysLeased) Lease(context.Context, string, string, time.Duration, time.T
 // server only: flushing the shared test server's scripts would disturb
 // other packages' tests.
 func TestReloadsLostScripts(t *testing.T) {
-	e := newEnv(t, testsvc.MiniRedis)
+	e := newEnv(t, testsvc.Universal(testsvc.MiniRedis))
 	s := e.service("r1")
 	e.enqueue(s, "alice", 0)
 	e.enqueue(s, "bob", 0)

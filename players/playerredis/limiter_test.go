@@ -18,10 +18,11 @@ import (
 // zero-setup default), which must behave alike.
 var servers = []struct {
 	name   string
-	client func(t testing.TB) *redis.Client
+	client func(t testing.TB) redis.UniversalClient
 }{
-	{"redis-server", testsvc.Redis},
-	{"miniredis", testsvc.MiniRedis},
+	{"redis-server", testsvc.Universal(testsvc.Redis)},
+	{"redis-cluster", testsvc.RedisCluster},
+	{"miniredis", testsvc.Universal(testsvc.MiniRedis)},
 }
 
 const window = 15 * time.Minute
@@ -34,7 +35,7 @@ func TestLimiter(t *testing.T) {
 		t.Run(srv.name, func(t *testing.T) {
 			tests := []struct {
 				name string
-				run  func(t *testing.T, rdb *redis.Client, l *playerredis.Limiter)
+				run  func(t *testing.T, rdb redis.UniversalClient, l *playerredis.Limiter)
 			}{
 				{"CountsWithinWindow", countsWithinWindow},
 				{"KeysAndWindowsAreSeparate", keysAndWindowsAreSeparate},
@@ -64,7 +65,7 @@ func hit(t *testing.T, l *playerredis.Limiter, key string, now time.Time, w time
 	return n
 }
 
-func countsWithinWindow(t *testing.T, _ *redis.Client, l *playerredis.Limiter) {
+func countsWithinWindow(t *testing.T, _ redis.UniversalClient, l *playerredis.Limiter) {
 	for want := int64(1); want <= 4; want++ {
 		// Moving inside the window keeps counting.
 		if got := hit(t, l, "a", t0.Add(time.Duration(want)*time.Minute), window); got != want {
@@ -73,7 +74,7 @@ func countsWithinWindow(t *testing.T, _ *redis.Client, l *playerredis.Limiter) {
 	}
 }
 
-func keysAndWindowsAreSeparate(t *testing.T, _ *redis.Client, l *playerredis.Limiter) {
+func keysAndWindowsAreSeparate(t *testing.T, _ redis.UniversalClient, l *playerredis.Limiter) {
 	hit(t, l, "a", t0, window)
 	hit(t, l, "a", t0, window)
 	if got := hit(t, l, "b", t0, window); got != 1 {
@@ -84,7 +85,7 @@ func keysAndWindowsAreSeparate(t *testing.T, _ *redis.Client, l *playerredis.Lim
 	}
 }
 
-func nextWindowStartsAfresh(t *testing.T, _ *redis.Client, l *playerredis.Limiter) {
+func nextWindowStartsAfresh(t *testing.T, _ redis.UniversalClient, l *playerredis.Limiter) {
 	hit(t, l, "a", t0, window)
 	hit(t, l, "a", t0, window)
 	// t0 is 12:10; the window is 12:00-12:15, so 12:15 is the next one.
@@ -97,7 +98,7 @@ func nextWindowStartsAfresh(t *testing.T, _ *redis.Client, l *playerredis.Limite
 	}
 }
 
-func resetClearsCurrentWindowOnly(t *testing.T, _ *redis.Client, l *playerredis.Limiter) {
+func resetClearsCurrentWindowOnly(t *testing.T, _ redis.UniversalClient, l *playerredis.Limiter) {
 	hit(t, l, "a", t0, window)
 	hit(t, l, "b", t0, window)
 	if err := l.Reset(context.Background(), "a", t0, window); err != nil {
@@ -113,9 +114,9 @@ func resetClearsCurrentWindowOnly(t *testing.T, _ *redis.Client, l *playerredis.
 
 // keyExpires: counters do not pile up; each lives past its window's end
 // (so skewed replicas agree) but not beyond the window after it.
-func keyExpires(t *testing.T, rdb *redis.Client, l *playerredis.Limiter) {
+func keyExpires(t *testing.T, rdb redis.UniversalClient, l *playerredis.Limiter) {
 	hit(t, l, "a", t0, window)
-	keys, err := rdb.Keys(context.Background(), playerredis.KeyPrefix+"*").Result()
+	keys, err := allKeys(rdb, playerredis.KeyPrefix+"*")
 	if err != nil || len(keys) != 1 {
 		t.Fatalf("keys = %v, %v; want one counter", keys, err)
 	}
@@ -129,7 +130,27 @@ func keyExpires(t *testing.T, rdb *redis.Client, l *playerredis.Limiter) {
 	}
 }
 
-func concurrentHits(t *testing.T, _ *redis.Client, l *playerredis.Limiter) {
+// allKeys lists the keys matching pattern on every node (a cluster's
+// KEYS answers for one node only).
+func allKeys(rdb redis.UniversalClient, pattern string) ([]string, error) {
+	ctx := context.Background()
+	c, ok := rdb.(*redis.ClusterClient)
+	if !ok {
+		return rdb.Keys(ctx, pattern).Result()
+	}
+	var mu sync.Mutex
+	var keys []string
+	err := c.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error {
+		ks, err := m.Keys(ctx, pattern).Result()
+		mu.Lock()
+		keys = append(keys, ks...)
+		mu.Unlock()
+		return err
+	})
+	return keys, err
+}
+
+func concurrentHits(t *testing.T, _ redis.UniversalClient, l *playerredis.Limiter) {
 	const n = 40
 	got := make([]int64, n)
 	var wg sync.WaitGroup
@@ -151,7 +172,7 @@ func concurrentHits(t *testing.T, _ *redis.Client, l *playerredis.Limiter) {
 	}
 }
 
-func refusesBadWindow(t *testing.T, _ *redis.Client, l *playerredis.Limiter) {
+func refusesBadWindow(t *testing.T, _ redis.UniversalClient, l *playerredis.Limiter) {
 	if _, err := l.Hit(context.Background(), "a", t0, 0); err == nil {
 		t.Fatal("Hit with a zero window succeeded")
 	}
@@ -169,7 +190,7 @@ func TestRedisDownIsUnavailable(t *testing.T) {
 	}
 }
 
-func countReads(t *testing.T, _ *redis.Client, l *playerredis.Limiter) {
+func countReads(t *testing.T, _ redis.UniversalClient, l *playerredis.Limiter) {
 	ctx := context.Background()
 	for want := int64(0); want <= 2; want++ {
 		for range 2 { // reading twice counts nothing

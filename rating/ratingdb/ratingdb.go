@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -58,6 +59,7 @@ type Store struct {
 	// commit).
 	insStates, insHolds, insOps, insOpen, insPlans, insDone, insLedger *mongox.Inserter
 	delOpen                                                            *mongox.Deleter
+	tracked                                                            trackedIDs
 }
 
 var (
@@ -160,6 +162,8 @@ type opDoc struct {
 	Kind   string `bson:"kind,omitempty"`
 	Player string `bson:"player,omitempty"`
 	Change string `bson:"change,omitempty"` // rating.Change as JSON
+	// Tracked operations have no open marker (rating.Operation.Tracked).
+	Tracked bool `bson:"tracked,omitempty"`
 }
 
 func toOpDoc(op rating.Operation) (opDoc, error) {
@@ -171,6 +175,7 @@ func toOpDoc(op rating.Operation) (opDoc, error) {
 		ID: op.ID, Black: op.Black, White: op.White, Winner: string(op.Winner), Moves: op.Game.Moves,
 		Handicap: op.Game.Handicap, Outcome: string(outcome), Escape: op.Game.Escape,
 		SourceID: op.SourceID, GameHash: op.GameHash, Actor: op.Actor, At: op.At.UTC(), Kind: op.Kind, Player: op.Player,
+		Tracked: op.Tracked,
 	}
 	if op.Change != nil {
 		b, err := json.Marshal(op.Change)
@@ -187,6 +192,7 @@ func (d opDoc) op() (rating.Operation, error) {
 		ID: d.ID, Black: d.Black, White: d.White, Winner: rating.Side(d.Winner),
 		Game:     rating.Game{Moves: d.Moves, Handicap: d.Handicap, Escape: d.Escape},
 		SourceID: d.SourceID, GameHash: d.GameHash, Actor: d.Actor, At: d.At.UTC(), Kind: d.Kind, Player: d.Player,
+		Tracked: d.Tracked,
 	}
 	if err := op.Game.Outcome.UnmarshalText([]byte(d.Outcome)); err != nil {
 		return rating.Operation{}, fmt.Errorf("ratingdb: operation %s: %w", d.ID, err)
@@ -258,8 +264,11 @@ func (s *Store) CreateOp(ctx context.Context, op rating.Operation) (rating.Opera
 		return rating.Operation{}, err
 	}
 	// The marker first: an operation is never stored without one until
-	// it is done. A marker without its operation is dropped by Unfinished.
-	if err := s.insOpen.Mark(ctx, op.ID, op.At); err != nil {
+	// it is done (unless its caller tracks it: no marker at all). A
+	// marker without its operation is dropped by Unfinished.
+	if op.Tracked {
+		s.tracked.add(op.ID)
+	} else if err := s.insOpen.Mark(ctx, op.ID, op.At); err != nil {
 		return rating.Operation{}, wrap("mark operation open", err)
 	}
 	err = s.insOps.Insert(ctx, d)
@@ -353,8 +362,39 @@ func (s *Store) FinishOp(ctx context.Context, id, errText string) error {
 	if err := s.insDone.Insert(ctx, doneDoc{ID: id, Error: errText}); err != nil && !mongo.IsDuplicateKeyError(err) {
 		return wrap("finish operation", err)
 	}
-	s.delOpen.Delete(id)
+	if !s.tracked.take(id) { // a tracked operation created here has no marker
+		s.delOpen.Delete(id)
+	}
 	return nil
+}
+
+// trackedIDs are the Tracked operations this process created and has not
+// finished: their FinishOp has no marker to delete. One created by
+// another process gets a delete of a marker that is not there (harmless).
+type trackedIDs struct {
+	mu  sync.Mutex
+	ids map[string]bool
+}
+
+// maxTracked bounds trackedIDs; it is emptied when full (the cost: a
+// needless delete each).
+const maxTracked = 10_000
+
+func (t *trackedIDs) add(id string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.ids == nil || len(t.ids) >= maxTracked {
+		t.ids = map[string]bool{}
+	}
+	t.ids[id] = true
+}
+
+func (t *trackedIDs) take(id string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ok := t.ids[id]
+	delete(t.ids, id)
+	return ok
 }
 
 // Unfinished implements rating.Store: the markers, oldest first.
@@ -415,6 +455,39 @@ func (s *Store) Hold(ctx context.Context, username string, version int64, opID s
 	return &rating.HeldError{Username: username, By: d.Op}
 }
 
+// HoldAll implements rating.BatchStore: one ordered insert of the holds
+// (the server stops at the first that fails); one that failed on a hold
+// already there goes on through Hold, which tells the holder.
+func (s *Store) HoldAll(ctx context.Context, opID string, names []string, versions []int64) (int, error) {
+	docs := make([]any, len(names))
+	for i, n := range names {
+		docs[i] = holdDoc{ID: key(n, versions[i]), Op: opID}
+	}
+	if len(docs) == 0 {
+		return 0, nil
+	}
+	_, err := s.holds.InsertMany(ctx, docs, options.InsertMany().SetOrdered(true))
+	if err == nil {
+		return len(docs), nil
+	}
+	var bwe mongo.BulkWriteException
+	if !errors.As(err, &bwe) || len(bwe.WriteErrors) == 0 || bwe.WriteConcernError != nil {
+		return 0, wrap("hold players", err)
+	}
+	// Ordered: every hold before the first failure was inserted, none
+	// after it was tried.
+	first := bwe.WriteErrors[0].Index
+	for _, we := range bwe.WriteErrors {
+		first = min(first, we.Index)
+	}
+	for i := first; i < len(names); i++ {
+		if err := s.Hold(ctx, names[i], versions[i], opID); err != nil {
+			return i, err
+		}
+	}
+	return len(names), nil
+}
+
 // Commit implements rating.Store: an insert under "username#version",
 // then the players' projection is brought forward.
 func (s *Store) Commit(ctx context.Context, st rating.PlayerState) error {
@@ -428,30 +501,71 @@ func (s *Store) CommitAll(ctx context.Context, sts []rating.PlayerState) error {
 	for i, st := range sts {
 		docs[i] = toStateDoc(st)
 	}
+	// The states' projections go together too (one update command of
+	// several statements), after every state is stored, as Commit's
+	// goes after its state.
+	proj := make([]stateDoc, 0, len(sts))
 	for i, err := range s.insStates.InsertAll(ctx, docs) {
-		if err := s.committed(ctx, sts[i], docs[i].(stateDoc), err); err != nil {
+		d, err := s.stored(ctx, sts[i], docs[i].(stateDoc), err)
+		if err != nil {
 			return err
 		}
+		proj = append(proj, d)
 	}
-	return nil
+	return s.projectAll(ctx, proj)
+}
+
+// projectAll is project of every d (each known at the version before
+// its own), in one bulk write.
+func (s *Store) projectAll(ctx context.Context, ds []stateDoc) error {
+	models := make([]mongo.WriteModel, 0, len(ds))
+	for _, d := range ds {
+		d.ID = d.Username
+		models = append(models, mongo.NewReplaceOneModel().SetFilter(bson.D{{Key: "_id", Value: d.Username}}).SetReplacement(d).SetUpsert(true))
+	}
+	if len(models) == 0 {
+		return nil
+	}
+	_, err := s.players.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+	var bwe mongo.BulkWriteException
+	if errors.As(err, &bwe) && bwe.WriteConcernError == nil {
+		for _, we := range bwe.WriteErrors {
+			if !mongo.IsDuplicateKeyError(we) {
+				return wrap("write player projection", err)
+			}
+		}
+		return nil // two first versions at once: the other wrote it
+	}
+	return wrap("write player projection", err)
 }
 
 // committed finishes Commit after the insert of d (st) answered err.
 func (s *Store) committed(ctx context.Context, st rating.PlayerState, d stateDoc, err error) error {
+	d, err = s.stored(ctx, st, d, err)
+	if err != nil {
+		return err
+	}
+	return s.project(ctx, d, d.Version-1)
+}
+
+// stored is the state stored at st's version after the insert of d (st)
+// answered err: d, or the same state already there (a retry);
+// ErrVersionTaken when another operation's is.
+func (s *Store) stored(ctx context.Context, st rating.PlayerState, d stateDoc, err error) (stateDoc, error) {
 	if err != nil && !mongo.IsDuplicateKeyError(err) {
-		return wrap("commit player", err)
+		return stateDoc{}, wrap("commit player", err)
 	}
 	if err != nil {
 		var got stateDoc
 		if err := s.states.FindOne(ctx, bson.D{{Key: "_id", Value: d.ID}}).Decode(&got); err != nil {
-			return wrap("read player version", err)
+			return stateDoc{}, wrap("read player version", err)
 		}
 		if got.Op != st.Op {
-			return fmt.Errorf("player %s version %d is operation %q's, not %q's: %w", st.Username, st.Version, got.Op, st.Op, rating.ErrVersionTaken)
+			return stateDoc{}, fmt.Errorf("player %s version %d is operation %q's, not %q's: %w", st.Username, st.Version, got.Op, st.Op, rating.ErrVersionTaken)
 		}
 		d = got
 	}
-	return s.project(ctx, d, d.Version-1)
+	return d, nil
 }
 
 // project writes d as the player's projection unless known (the version

@@ -239,7 +239,7 @@ func (m *Memory) Unfinished(ctx context.Context, limit int) ([]rating.Operation,
 	defer m.mu.Unlock()
 	var open []rating.Operation
 	for id, op := range m.ops {
-		if _, done := m.done[id]; !done {
+		if _, done := m.done[id]; !done && !op.Tracked {
 			open = append(open, op)
 		}
 	}
@@ -341,6 +341,17 @@ func (m *Memory) Hold(ctx context.Context, username string, version int64, opID 
 		return nil
 	}
 	return &rating.HeldError{Username: username, By: by}
+}
+
+// HoldAll implements rating.BatchStore: Hold of each in order, stopping
+// at the first failure.
+func (m *Memory) HoldAll(ctx context.Context, opID string, names []string, versions []int64) (int, error) {
+	for i, n := range names {
+		if err := m.Hold(ctx, n, versions[i], opID); err != nil {
+			return i, err
+		}
+	}
+	return len(names), nil
 }
 
 // Commit implements rating.Store.

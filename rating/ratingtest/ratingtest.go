@@ -40,6 +40,7 @@ func Run(t *testing.T, newStore func(t *testing.T) rating.Store) {
 		{"ReportsNewestFirst", reportsNewestFirst},
 		{"TimesInUTCToTheMillisecond", timesInUTC},
 		{"EachMayUseTheStore", eachMayUseTheStore},
+		{"TrackedIsNotUnfinished", trackedIsNotUnfinished},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
 	}
@@ -51,6 +52,37 @@ func Run(t *testing.T, newStore func(t *testing.T) rating.Store) {
 func RunBatch(t *testing.T, newStore func(t *testing.T) rating.BatchStore) {
 	Run(t, func(t *testing.T) rating.Store { return newStore(t) })
 	t.Run("BatchWrites", func(t *testing.T) { batchWrites(t, newStore(t)) })
+	t.Run("HoldAll", func(t *testing.T) { holdAll(t, newStore(t)) })
+}
+
+// holdAll: HoldAll holds in order as Hold would, again for the same
+// operation without error, and stops at the first player another
+// operation holds, saying who, having held those before it only.
+func holdAll(t *testing.T, s rating.BatchStore) {
+	names, versions := []string{"alice", "bob"}, []int64{3, 7}
+	for i := range 2 { // the second time: a retry
+		if n, err := s.HoldAll(ctx, "g1", names, versions); n != 2 || err != nil {
+			t.Fatalf("HoldAll #%d = %d, %v; want both held", i+1, n, err)
+		}
+	}
+	if err := s.Hold(ctx, "bob", 7, "g1"); err != nil {
+		t.Fatalf("bob#7 after HoldAll: %v, want held by g1", err)
+	}
+	// carol#1 is free, dave#2 taken by g1: g2 holds carol, then stops.
+	if err := s.Hold(ctx, "dave", 2, "g1"); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.HoldAll(ctx, "g2", []string{"carol", "dave", "erin"}, []int64{1, 2, 1})
+	var he *rating.HeldError
+	if n != 1 || !errors.As(err, &he) || he.By != "g1" || he.Username != "dave" {
+		t.Fatalf("HoldAll past a held player = %d, %v; want 1 and dave held by g1", n, err)
+	}
+	if err := s.Hold(ctx, "carol", 1, "g3"); !errors.As(err, &he) || he.By != "g2" {
+		t.Fatalf("carol#1: %v, want held by g2", err)
+	}
+	if err := s.Hold(ctx, "erin", 1, "g3"); err != nil {
+		t.Fatalf("erin#1 after a HoldAll that stopped before her: %v, want free", err)
+	}
 }
 
 var (
@@ -519,4 +551,36 @@ func placementRoundTrip(t *testing.T, s rating.Store) {
 	p.Steps[0].After.Placing, p.Steps[0].After.PlacingGames = false, 10
 	check(t, "SetPlan", must[rating.Plan](t)(s.SetPlan(ctx, "g2", p)), p)
 	check(t, "stored plan", must[rating.Operation](t)(s.Op(ctx, "g2")).Plan, &p)
+}
+
+// trackedIsNotUnfinished: an operation its caller tracks is stored and
+// read back as any other (Tracked too), runs through its plan and its
+// end, but Unfinished never lists it; an untracked one beside it is.
+func trackedIsNotUnfinished(t *testing.T, s rating.Store) {
+	tr := op("t1")
+	tr.Tracked = true
+	if got := must[rating.Operation](t)(s.CreateOp(ctx, tr)); !got.Tracked {
+		t.Fatalf("CreateOp = %+v, want it tracked", got)
+	}
+	if got := must[rating.Operation](t)(s.CreateOp(ctx, tr)); !got.Tracked || got.ID != "t1" {
+		t.Fatalf("CreateOp again = %+v", got)
+	}
+	must[rating.Operation](t)(s.CreateOp(ctx, op("u1")))
+	if got := must[rating.Operation](t)(s.Op(ctx, "t1")); !got.Tracked || got.Done {
+		t.Fatalf("Op(t1) = %+v, want tracked and not done", got)
+	}
+	ops := must[[]rating.Operation](t)(s.Unfinished(ctx, 10))
+	if len(ops) != 1 || ops[0].ID != "u1" {
+		t.Fatalf("Unfinished = %+v, want u1 alone", ops)
+	}
+	must[rating.Plan](t)(s.SetPlan(ctx, "t1", plan(5)))
+	if err := s.FinishOp(ctx, "t1", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := must[rating.Operation](t)(s.Op(ctx, "t1")); !got.Done || got.Plan == nil {
+		t.Fatalf("Op(t1) after FinishOp = %+v", got)
+	}
+	if ops := must[[]rating.Operation](t)(s.Unfinished(ctx, 10)); len(ops) != 1 || ops[0].ID != "u1" {
+		t.Fatalf("Unfinished after t1 finished = %+v, want u1 alone", ops)
+	}
 }

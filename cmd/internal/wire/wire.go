@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	neturl "net/url"
 	"path/filepath"
 	"time"
 
@@ -94,16 +95,20 @@ func (m *Mongo) stopFerret() {
 	}
 }
 
-// Redis is an open Redis client.
+// Redis is an open Redis client: on one server, or on a Redis Cluster.
 type Redis struct {
-	Client   *redis.Client
+	Client   redis.UniversalClient
+	Cluster  bool // a Redis Cluster (the URL names several addr)
 	Embedded bool // miniredis in this process
 	mini     *embedded.Redis
 }
 
 // OpenRedis connects to url, or, when url is empty, starts miniredis in
 // this process and connects to that. It pings before returning; a
-// configured server that does not answer is logged, not fatal.
+// configured server that does not answer is logged, not fatal. A URL
+// with addr parameters names a Redis Cluster (go-redis's cluster form:
+// redis://host1:7001?addr=host2:7002&addr=host3:7003, any of the nodes
+// serving to find the others); one without names a single server.
 func OpenRedis(ctx context.Context, url string, log *slog.Logger) (*Redis, error) {
 	r := &Redis{}
 	if url == "" {
@@ -114,13 +119,21 @@ func OpenRedis(ctx context.Context, url string, log *slog.Logger) (*Redis, error
 		r.mini, r.Embedded, url = mini, true, mini.URL
 		log.Info("store: in-process Redis (miniredis); rate-limit counts live in memory")
 	}
-	opt, err := redis.ParseURL(url)
-	if err != nil {
-		r.stopMini()
-		return nil, fmt.Errorf("redis URL %s: %w", MaskURI(url), err)
-	}
 	redis.SetLogger(redisLog{log})
-	r.Client = redis.NewClient(opt)
+	if IsClusterURL(url) {
+		opt, err := redis.ParseClusterURL(url)
+		if err != nil {
+			return nil, fmt.Errorf("redis cluster URL %s: %w", MaskURI(url), err)
+		}
+		r.Client, r.Cluster = redis.NewClusterClient(opt), true
+	} else {
+		opt, err := redis.ParseURL(url)
+		if err != nil {
+			r.stopMini()
+			return nil, fmt.Errorf("redis URL %s: %w", MaskURI(url), err)
+		}
+		r.Client = redis.NewClient(opt)
+	}
 	pctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	if err := r.Client.Ping(pctx).Err(); err != nil {
@@ -134,6 +147,13 @@ func OpenRedis(ctx context.Context, url string, log *slog.Logger) (*Redis, error
 		log.Warn("store: redis unreachable at start; not ready until it answers", "url", MaskURI(url), "err", err)
 	}
 	return r, nil
+}
+
+// IsClusterURL reports whether a Redis URL names a cluster: it has an
+// addr query parameter (go-redis's cluster URL form).
+func IsClusterURL(url string) bool {
+	u, err := neturl.Parse(url)
+	return err == nil && u.Query().Has("addr")
 }
 
 // Ping checks the server answers.
