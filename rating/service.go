@@ -513,7 +513,7 @@ func (s *Service) planGame(op Operation, names []string, states map[string]Playe
 	}
 	after := map[string]State{winner.Username: applied.Winner, loser.Username: applied.Loser}
 	delta := map[string]int{winner.Username: applied.Deltas.Winner, loser.Username: applied.Deltas.Loser}
-	at := s.now().UTC().Truncate(time.Millisecond)
+	at := s.planTime(op)
 	var p Plan
 	for _, n := range names {
 		before := states[n]

@@ -51,6 +51,13 @@ func Run(t *testing.T, newStore func(t *testing.T) rating.Store) {
 func RunBatch(t *testing.T, newStore func(t *testing.T) rating.BatchStore) {
 	Run(t, func(t *testing.T) rating.Store { return newStore(t) })
 	t.Run("BatchWrites", func(t *testing.T) { batchWrites(t, newStore(t)) })
+	t.Run("BulkWrites", func(t *testing.T) {
+		bs, ok := newStore(t).(rating.BulkStore)
+		if !ok {
+			t.Fatal("the store is no rating.BulkStore")
+		}
+		bulkWrites(t, bs)
+	})
 }
 
 var (
