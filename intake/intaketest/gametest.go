@@ -33,6 +33,7 @@ func Run(t *testing.T, newStore func(t *testing.T) intake.Store) {
 		{"UnfinishedUntilEnded", unfinishedUntilEnded},
 		{"FlaggedOnceNewestFirst", flaggedOnceNewestFirst},
 		{"TimesInUTCToTheMillisecond", timesInUTC},
+		{"BulkWrites", bulkWrites},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
 	}
