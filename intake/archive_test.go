@@ -156,11 +156,11 @@ func (c crashingBulk) CreateOps(ctx context.Context, ops []rating.Operation) ([]
 	return c.BulkStore.CreateOps(ctx, ops)
 }
 
-func (c crashingBulk) AppendEntries(ctx context.Context, es []rating.LedgerEntry) error {
-	if err := c.die("AppendEntries"); err != nil {
+func (c crashingBulk) AppendAll(ctx context.Context, es []rating.LedgerEntry) error {
+	if err := c.die("AppendAll"); err != nil {
 		return err
 	}
-	return c.BulkStore.AppendEntries(ctx, es)
+	return c.BulkStore.AppendAll(ctx, es)
 }
 
 func (c crashingBulk) CommitStates(ctx context.Context, sts []rating.PlayerState) error {
@@ -202,7 +202,7 @@ func TestArchiveCrashAndRerun(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := ledger(t, ref.Stores.Ratings)
-	for _, where := range []string{"CreateOps", "CommitStates", "AppendEntries", "FinishOps", "MarkAllRated"} {
+	for _, where := range []string{"CreateOps", "CommitStates", "AppendAll", "FinishOps", "MarkAllRated"} {
 		t.Run(where, func(t *testing.T) {
 			var calls atomic.Int32
 			var dead atomic.Bool

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -47,8 +48,8 @@ type BulkStore interface {
 	// SetPlans stores each plan of the operation ids[i] unless one is
 	// stored, and returns whichever plan was first for each.
 	SetPlans(ctx context.Context, ids []string, plans []Plan) ([]Plan, error)
-	// AppendEntries adds the entries as AppendEntry does.
-	AppendEntries(ctx context.Context, es []LedgerEntry) error
+	// AppendAll adds the entries as AppendEntry does.
+	AppendAll(ctx context.Context, es []LedgerEntry) error
 	// CommitStates stores the states as Commit does (several versions of
 	// one player among them, in order), with the latest-state record
 	// written once per player, at their last version.
@@ -179,9 +180,12 @@ func (s *Service) applyBulk(ctx context.Context, bs BulkStore, ins []GameInput) 
 			states[n] = st
 			holds = append(holds, HoldRequest{Username: n, Version: st.Version, Op: op.ID})
 			if st.Placing && PlacementDue(st.PlacingGames+1) {
-				ids, err := s.storedGames(ctx, base[n])
-				if err != nil {
-					return nil, false, err
+				ids, ok := s.evidenceHint(base[n])
+				if !ok {
+					var err error
+					if ids, err = s.storedGames(ctx, base[n]); err != nil {
+						return nil, false, err
+					}
 				}
 				if evidence == nil {
 					evidence = map[string][]string{}
@@ -254,7 +258,7 @@ func (s *Service) applyBulk(ctx context.Context, bs BulkStore, ins []GameInput) 
 			after = append(after, st.After)
 		}
 	}
-	if err := bs.AppendEntries(ctx, entries); err != nil {
+	if err := bs.AppendAll(ctx, entries); err != nil {
 		return nil, false, err
 	}
 	if err := bs.CommitStates(ctx, after); err != nil {
@@ -263,8 +267,9 @@ func (s *Service) applyBulk(ctx context.Context, bs BulkStore, ins []GameInput) 
 	if err := bs.FinishOps(ctx, ids); err != nil {
 		return nil, false, err
 	}
-	for _, st := range work {
+	for n, st := range work {
 		s.remember(st)
+		s.keepEvidence(base[n], st, batchGames[n])
 	}
 	for range ops {
 		s.rec.RatingUpdated()
@@ -302,4 +307,51 @@ func samePlan(a, b Plan) bool {
 		}
 	}
 	return true
+}
+
+// evidence is what ApplyBatch remembers of a placing player's games: the
+// games of their ledger up to entry seq.
+type evidence struct {
+	seq int64
+	ids []string
+}
+
+// evidenceHint gives the placing player's games up to st from what
+// ApplyBatch remembers, if it remembers them up to st.
+func (s *Service) evidenceHint(st PlayerState) ([]string, bool) {
+	if st.Seq == 0 {
+		return nil, true
+	}
+	s.hintMu.Lock()
+	defer s.hintMu.Unlock()
+	ev, ok := s.evidence[st.Username]
+	if !ok || ev.seq != st.Seq {
+		return nil, false
+	}
+	return slices.Clone(ev.ids), true
+}
+
+// keepEvidence remembers a placing player's games after a batch moved
+// them from base to st, playing games: so the next batch reads none of
+// their ledger for their placement.
+func (s *Service) keepEvidence(base, st PlayerState, games []string) {
+	s.hintMu.Lock()
+	defer s.hintMu.Unlock()
+	if !st.Placing {
+		delete(s.evidence, st.Username)
+		return
+	}
+	if s.evidence == nil || len(s.evidence) >= maxHints {
+		s.evidence = map[string]evidence{}
+	}
+	var ids []string
+	if base.Seq > 0 {
+		ev, ok := s.evidence[base.Username]
+		if !ok || ev.seq != base.Seq {
+			delete(s.evidence, st.Username)
+			return
+		}
+		ids = ev.ids
+	}
+	s.evidence[st.Username] = evidence{seq: st.Seq, ids: append(slices.Clip(ids), games...)}
 }

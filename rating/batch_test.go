@@ -150,7 +150,7 @@ func TestApplyBatchCrashAndRerun(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantLedger := ledgerOf(t, wantStore)
-	for _, step := range []string{"CreateOps", "CommitStates", "HoldAll", "SetPlans", "AppendEntries", "FinishOps"} {
+	for _, step := range []string{"CreateOps", "CommitStates", "HoldAll", "SetPlans", "AppendAll", "FinishOps"} {
 		for _, recoverFirst := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/recover=%v", step, recoverFirst), func(t *testing.T) {
 				s := ratingtest.NewMemory()

@@ -62,6 +62,8 @@ type Service struct {
 	// and game.
 	hintMu sync.Mutex
 	hints  map[string]PlayerState
+	// evidence remembers placing players' games for ApplyBatch (batch.go).
+	evidence map[string]evidence
 }
 
 // maxHints bounds the hints; they are forgotten all at once when full.

@@ -33,13 +33,13 @@ func (s *Store) CreateAll(ctx context.Context, gs []intake.StoredGame) ([]error,
 			}
 		}
 	}
-	for _, err := range s.insUnrated.InsertAll(ctx, marks) {
+	for _, err := range mongox.InsertMany(ctx, s.unrated, marks) {
 		if err != nil && !mongo.IsDuplicateKeyError(err) {
 			return nil, wrap("mark games unrated", err)
 		}
 	}
 	out := make([]error, len(gs))
-	for i, err := range s.insGames.InsertAll(ctx, docs) {
+	for i, err := range mongox.InsertMany(ctx, s.games, docs) {
 		switch {
 		case err == nil:
 		case mongo.IsDuplicateKeyError(err):
@@ -58,7 +58,7 @@ func (s *Store) MarkAllRated(ctx context.Context, ids []string) error {
 	for i, id := range ids {
 		docs[i] = ratedDoc{ID: id}
 	}
-	for _, err := range s.insRated.InsertAll(ctx, docs) {
+	for _, err := range mongox.InsertMany(ctx, s.rated, docs) {
 		if err != nil && !mongo.IsDuplicateKeyError(err) {
 			return wrap("mark games rated", err)
 		}

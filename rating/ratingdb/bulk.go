@@ -39,13 +39,13 @@ func (s *Store) CreateOps(ctx context.Context, ops []rating.Operation) ([]bool, 
 		}
 		docs[i], marks[i] = d, mongox.Marker{ID: op.ID, At: op.At.UTC()}
 	}
-	for _, err := range s.insOpen.InsertAll(ctx, marks) {
+	for _, err := range mongox.InsertMany(ctx, s.open, marks) {
 		if err != nil && !mongo.IsDuplicateKeyError(err) {
 			return nil, wrap("mark operations open", err)
 		}
 	}
 	out := make([]bool, len(ops))
-	for i, err := range s.insOps.InsertAll(ctx, docs) {
+	for i, err := range mongox.InsertMany(ctx, s.ops, docs) {
 		switch {
 		case err == nil:
 			out[i] = true
@@ -63,7 +63,7 @@ func (s *Store) HoldAll(ctx context.Context, hs []rating.HoldRequest) ([]error, 
 		docs[i] = holdDoc{ID: key(h.Username, h.Version), Op: h.Op}
 	}
 	out := make([]error, len(hs))
-	for i, err := range s.insHolds.InsertAll(ctx, docs) {
+	for i, err := range mongox.InsertMany(ctx, s.holds, docs) {
 		if err == nil {
 			continue
 		}
@@ -95,7 +95,7 @@ func (s *Store) SetPlans(ctx context.Context, ids []string, plans []rating.Plan)
 		docs[i] = planDoc{ID: id, Plan: string(b)}
 	}
 	out := make([]rating.Plan, len(ids))
-	for i, err := range s.insPlans.InsertAll(ctx, docs) {
+	for i, err := range mongox.InsertMany(ctx, s.plans, docs) {
 		switch {
 		case err == nil:
 			out[i] = plans[i]
@@ -128,7 +128,7 @@ func (s *Store) CommitStates(ctx context.Context, sts []rating.PlayerState) erro
 	}
 	last := map[string]stateDoc{}
 	var names []string
-	for i, err := range s.insStates.InsertAll(ctx, docs) {
+	for i, err := range mongox.InsertMany(ctx, s.states, docs) {
 		d := docs[i].(stateDoc)
 		if err != nil {
 			if !mongo.IsDuplicateKeyError(err) {
@@ -202,6 +202,20 @@ func (s *Store) repairProjections(ctx context.Context) error {
 	return nil
 }
 
+// AppendAll implements rating.BulkStore: the entries in one insert.
+func (s *Store) AppendAll(ctx context.Context, es []rating.LedgerEntry) error {
+	docs := make([]any, len(es))
+	for i, e := range es {
+		docs[i] = toEntryDoc(e)
+	}
+	for i, err := range mongox.InsertMany(ctx, s.ledger, docs) {
+		if err := s.appended(ctx, es[i], err); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // FinishOps implements rating.BulkStore: the done documents in one
 // insert; the markers go later, with others'.
 func (s *Store) FinishOps(ctx context.Context, ids []string) error {
@@ -209,7 +223,7 @@ func (s *Store) FinishOps(ctx context.Context, ids []string) error {
 	for i, id := range ids {
 		docs[i] = doneDoc{ID: id}
 	}
-	for _, err := range s.insDone.InsertAll(ctx, docs) {
+	for _, err := range mongox.InsertMany(ctx, s.done, docs) {
 		if err != nil && !mongo.IsDuplicateKeyError(err) {
 			return wrap("finish operations", err)
 		}

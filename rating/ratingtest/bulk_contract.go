@@ -77,6 +77,28 @@ func bulkWrites(t *testing.T, s rating.BulkStore) {
 	}
 	check(t, "one player", must[rating.PlayerState](t)(s.Latest(ctx, "dave")), v("dave", 0, "", 0))
 
+	entry := func(user string, seq int64, delta int) rating.LedgerEntry {
+		e := rating.LedgerEntry{Username: user, Seq: seq, Cause: rating.CauseGame, CauseID: "g1", Delta: delta, At: t0}
+		e.Hash = e.ComputeHash()
+		return e
+	}
+	es := []rating.LedgerEntry{entry("erin", 1, 5), entry("erin", 2, 3), entry("fay", 1, -5)}
+	for i := range 2 { // the second time: a retry
+		if err := s.AppendAll(ctx, es); err != nil {
+			t.Fatalf("AppendAll #%d: %v", i+1, err)
+		}
+	}
+	if err := s.AppendAll(ctx, []rating.LedgerEntry{entry("gus", 1, 1), entry("erin", 2, 4)}); !errors.Is(err, rating.ErrLedgerConflict) {
+		t.Fatalf("another erin entry 2: %v, want ErrLedgerConflict", err)
+	}
+	var got []rating.LedgerEntry
+	if err := s.EachEntry(ctx, func(e rating.LedgerEntry) error { got = append(got, e); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 4 || got[0].Hash != es[0].Hash || got[1].Hash != es[1].Hash || got[2].Hash != es[2].Hash {
+		t.Fatalf("the ledger after AppendAll: %+v", got)
+	}
+
 	for i := range 2 {
 		if err := s.FinishOps(ctx, []string{"g1", "g3"}); err != nil {
 			t.Fatalf("FinishOps #%d: %v", i+1, err)
