@@ -15,7 +15,9 @@ type lazyAttrs struct {
 	attrs []slog.Attr
 }
 
-func (l lazyAttrs) Enabled(ctx context.Context, level slog.Level) bool { return l.h.Enabled(ctx, level) }
+func (l lazyAttrs) Enabled(ctx context.Context, level slog.Level) bool {
+	return l.h.Enabled(ctx, level)
+}
 
 func (l lazyAttrs) Handle(ctx context.Context, r slog.Record) error {
 	h := l.h
