@@ -12,6 +12,14 @@
 // records who showed up for a pending game, which exam grading reads to
 // tell the absent side of an unplayed game.
 //
+// Archive (archive.go) rates a whole archive's games batch after batch in
+// the order played (SortArchive): each batch stored in one bulk insert of
+// a BulkStore under a source_id taken from the game's content
+// (ArchiveSourceID), rated by rating.Service.ApplyBatch and marked rated
+// in one more; a game stored before is a duplicate, or, left unrated by
+// an interrupted run, rated now. Unknown players are refused, or made
+// (players.Service.EnsurePlayers) when asked.
+//
 // Games are kept through the Store and Presence ports (adapter
 // intake/gamedb, contract suite and in-memory store intake/intaketest).
 // Accounts (players) and ratings (rating) are called directly: they are

@@ -43,6 +43,21 @@
 // placements, each annulment against its game) and lists every Mismatch
 // in a Report.
 //
+// # Archives: many games at once, and a replay
+//
+// ApplyBatch (batch.go) applies a batch of games in order by the same
+// steps as Apply, each step for the whole batch in one bulk write of a
+// BulkStore (operations, holds — a player's later versions held for
+// their later games of the batch —, plans computed in memory, entries,
+// states, done), so a crash leaves what Recover or a rerun completes; a
+// batch meeting an operation already stored or a player held by another
+// goes through Apply game by game. An archive's games (actor
+// ArchiveActor) stamp their entries with the game's time instead of the
+// clock, so a rerun after a crash writes the ledger one run writes.
+// Recompute (recompute.go) replays the whole ledger from the operations'
+// inputs through the formula into fresh states and lists every
+// Difference from the stored entries and states.
+//
 // # Placement of newcomers
 //
 // With ServiceConfig.Placement, a new player's first PlacementGames rated
