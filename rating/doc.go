@@ -26,7 +26,9 @@
 // Change (one player: an adjustment, a placement, an exam's certification
 // or a revocation, once per idempotency key) and Annul (a game's deltas
 // reversed for both players by compensating entries, once per game;
-// Glicko-2 is left and later games are not recomputed). Each writes one
+// Glicko-2 is left and later games are not recomputed, unless by
+// AnnulRecompute: every later game of the players it touches gets its
+// ladder deltas again, each difference an audited adjustment of its own). Each writes one
 // ledger entry per player with its cause, actor, before and after
 // (score, rank, certified rank), reason and evidence, chained by hash:
 // the ledger is the audit trail (Audit pages it across players). The
