@@ -211,3 +211,22 @@ func TestImportKilledAndRerun(t *testing.T) {
 		t.Fatalf("recompute: exit %d, %q, %q", code, out, errs)
 	}
 }
+
+// TestImportMongo: the same import against a store named by --mongo-uri,
+// and recompute there.
+func TestImportMongo(t *testing.T) {
+	db := testsvc.Mongo(t)
+	uri := testsvc.MongoURI(t)
+	dir := t.TempDir()
+	writeSGF(t, filepath.Join(dir, "a.sgf"), sgfGame(1, "ann", "ben", "2021-03-04"), sgfGame(2, "ben", "ann", "2021-03-01"), sgfGame(3, "ann", "cho", "2021-03-02"))
+	code, sum, errs := importJSON(t, "--create-players", "--mongo-uri", uri, "--mongo-db", db.Name(), dir)
+	if code != exitOK || sum.Rated != 3 || sum.Bulk != 3 {
+		t.Fatalf("import: exit %d, %+v\n%s", code, sum, errs)
+	}
+	if got := storedLedger(t, uri, db.Name(), ""); len(got) != 6 {
+		t.Fatalf("%d ledger entries, want 6", len(got))
+	}
+	if code, out, errs := runCtl("recompute", "--mongo-uri", uri, "--mongo-db", db.Name()); code != exitOK {
+		t.Fatalf("recompute: exit %d, %q, %q", code, out, errs)
+	}
+}
