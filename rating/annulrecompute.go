@@ -107,10 +107,7 @@ func (s *Service) corrections(ctx context.Context, gameID string) ([]correction,
 	annulled := map[string]int{}          // the annulled game's deltas
 	started := false
 	var out []correction
-	var ready []string // players whose head is to be taken
-	for _, n := range slices.Sorted(maps.Keys(queue)) {
-		ready = append(ready, n)
-	}
+	ready := slices.Sorted(maps.Keys(queue)) // players whose head is to be taken
 	for len(ready) > 0 {
 		n := ready[0]
 		ready = ready[1:]
