@@ -16,7 +16,7 @@ const ArchiveCreator = "archive"
 // accounts' password is a random one that is hashed once per call and
 // then forgotten: nobody can log in as them until an admin gives them a
 // password, while their games are rated under their names. A name taken
-// by an account that may not play (a game server's) is ErrCannotPlay.
+// by an account that may not play (a game server's) is left as it is.
 func (s *Service) EnsurePlayers(ctx context.Context, names []string) ([]string, error) {
 	var missing []string
 	for _, n := range names {
@@ -26,7 +26,9 @@ func (s *Service) EnsurePlayers(ctx context.Context, names []string) ([]string, 
 		}
 		_, err = s.Playable(ctx, name)
 		switch {
-		case err == nil:
+		case err == nil, errors.Is(err, ErrCannotPlay):
+			// Has an account (one that may not play is left so: its games
+			// are refused).
 		case errors.Is(err, ErrNotFound):
 			missing = append(missing, name)
 		default:
