@@ -210,13 +210,24 @@ func (s *Server) revokeCertified(c *gin.Context) {
 type annulJSON struct {
 	GameID string `json:"game_id"`
 	changedJSON
+	// Corrections are, with recompute, the later games' corrections.
+	Corrections []changedJSON `json:"corrections,omitempty"`
+}
+
+// annulIn is an annulment's body: the reason, and whether the later games
+// of the players it touches are recomputed.
+type annulIn struct {
+	Reason    string `json:"reason"`
+	Recompute bool   `json:"recompute"`
 }
 
 // annul reverses a rated game's deltas for both players by compensating
 // entries (once per game: annulling again answers the first annulment).
-// Games played after it are not recomputed.
+// With recompute, every later game of the players it touches is
+// recomputed (rating.Service.AnnulRecompute), one audited correction per
+// changed delta; without, later games are left as they were.
 func (s *Server) annul(c *gin.Context) {
-	var in reasonIn
+	var in annulIn
 	if err := readReason(c, &in, &in.Reason); err != nil {
 		s.fail(c, err)
 		return
@@ -232,7 +243,21 @@ func (s *Server) annul(c *gin.Context) {
 		return
 	}
 	by, _ := principalOf(c)
-	ch, err := s.deps.Ratings.Annul(ctx, rating.AnnulInput{GameID: g.ID, Actor: by.Username, Reason: in.Reason})
+	ai := rating.AnnulInput{GameID: g.ID, Actor: by.Username, Reason: in.Reason}
+	if in.Recompute {
+		r, err := s.deps.Ratings.AnnulRecompute(ctx, ai)
+		if err != nil {
+			s.fail(c, changeError(err))
+			return
+		}
+		out := annulJSON{GameID: g.ID, changedJSON: toChangedJSON(r.Annulment), Corrections: []changedJSON{}}
+		for _, ch := range r.Corrections {
+			out.Corrections = append(out.Corrections, toChangedJSON(ch))
+		}
+		c.JSON(http.StatusOK, out)
+		return
+	}
+	ch, err := s.deps.Ratings.Annul(ctx, ai)
 	if err != nil {
 		s.fail(c, changeError(err))
 		return

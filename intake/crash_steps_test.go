@@ -66,8 +66,8 @@ func (c *stepCrash) FinishOp(ctx context.Context, id, e string) error {
 func (c *stepCrash) Hold(ctx context.Context, u string, v int64, op string) error {
 	return c.step("hold "+u, func() error { return c.BatchStore.Hold(ctx, u, v, op) })
 }
-func (c *stepCrash) HoldAll(ctx context.Context, op string, names []string, vs []int64) (n int, err error) {
-	err = c.step("hold all", func() error { n, err = c.BatchStore.HoldAll(ctx, op, names, vs); return err })
+func (c *stepCrash) HoldOp(ctx context.Context, op string, names []string, vs []int64) (n int, err error) {
+	err = c.step("hold all", func() error { n, err = c.BatchStore.HoldOp(ctx, op, names, vs); return err })
 	if err != nil && n == len(names) {
 		n = 0 // the answer was lost
 	}

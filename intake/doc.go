@@ -18,6 +18,13 @@
 // and Abort voids a pairing's pending game for either player within
 // Config.AbortWindow, decided once like a result or an expiry; Aborts
 // counts them per player for admins.
+// Archive (archive.go) rates a whole archive's games batch after batch in
+// the order played (SortArchive): each batch stored in one bulk insert of
+// a BulkStore under a source_id taken from the game's content
+// (ArchiveSourceID), rated by rating.Service.ApplyBatch and marked rated
+// in one more; a game stored before is a duplicate, or, left unrated by
+// an interrupted run, rated now. Unknown players are refused, or made
+// (players.Service.EnsurePlayers) when asked.
 //
 // Games are kept through the Store and Presence ports (adapter
 // intake/gamedb, contract suite and in-memory store intake/intaketest).

@@ -1,7 +1,9 @@
 // Package players owns accounts, roles, usernames, password hashing, bearer
 // tokens and the login rate-limit policy, and managed accounts (managed.go:
 // a school's children's accounts with generated usernames and first
-// passwords, whose passwords the school may reset; Account.ManagedBy). Its stores are ports defined here
+// passwords, whose passwords the school may reset; Account.ManagedBy), and
+// the accounts an imported archive's players get (archive.go:
+// EnsurePlayers, with a password nobody knows). Its stores are ports defined here
 // (Store, Limiter) and implemented in adapter subpackages: playerdb (MongoDB
 // driver) and playerredis (go-redis); playertest is the one contract suite
 // every Store implementation must pass, with an in-memory Store held to it

@@ -32,7 +32,9 @@
 // Change (one player: an adjustment, a placement, an exam's certification
 // or a revocation, once per idempotency key) and Annul (a game's deltas
 // reversed for both players by compensating entries, once per game;
-// Glicko-2 is left and later games are not recomputed). Each writes one
+// Glicko-2 is left and later games are not recomputed, unless by
+// AnnulRecompute: every later game of the players it touches gets its
+// ladder deltas again, each difference an audited adjustment of its own). Each writes one
 // ledger entry per player with its cause, actor, before and after
 // (score, rank, certified rank), reason and evidence, chained by hash:
 // the ledger is the audit trail (Audit pages it across players). The
@@ -48,6 +50,21 @@
 // its Glicko-2 after-states against the algorithm, the rule's
 // placements, each annulment against its game) and lists every Mismatch
 // in a Report.
+//
+// # Archives: many games at once, and a replay
+//
+// ApplyBatch (batch.go) applies a batch of games in order by the same
+// steps as Apply, each step for the whole batch in one bulk write of a
+// BulkStore (operations, holds — a player's later versions held for
+// their later games of the batch —, plans computed in memory, entries,
+// states, done), so a crash leaves what Recover or a rerun completes; a
+// batch meeting an operation already stored or a player held by another
+// goes through Apply game by game. An archive's games (actor
+// ArchiveActor) stamp their entries with the game's time instead of the
+// clock, so a rerun after a crash writes the ledger one run writes.
+// Recompute (recompute.go) replays the whole ledger from the operations'
+// inputs through the formula into fresh states and lists every
+// Difference from the stored entries and states.
 //
 // # Placement of newcomers
 //

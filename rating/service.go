@@ -77,6 +77,8 @@ type Service struct {
 	runs     ledgerCache
 	key      []byte // the audit key; nil: unkeyed
 	gameHash func(ctx context.Context, gameID string) (string, error)
+	// evidence remembers placing players' games for ApplyBatch (batch.go).
+	evidence map[string]evidence
 }
 
 // maxHints bounds the hints; they are forgotten all at once when full.
@@ -431,7 +433,7 @@ func (s *Service) holdAll(ctx context.Context, opID string, names []string, stat
 	for i, st := range guess {
 		versions[i] = st.Version
 	}
-	held, _ := bs.HoldAll(ctx, opID, names, versions)
+	held, _ := bs.HoldOp(ctx, opID, names, versions)
 	for i := range held {
 		states[names[i]] = guess[i]
 	}
@@ -607,7 +609,7 @@ func (s *Service) planGame(op Operation, names []string, states map[string]Playe
 	}
 	after := map[string]State{winner.Username: applied.Winner, loser.Username: applied.Loser}
 	delta := map[string]int{winner.Username: applied.Deltas.Winner, loser.Username: applied.Deltas.Loser}
-	at := s.now().UTC().Truncate(time.Millisecond)
+	at := s.planTime(op)
 	var p Plan
 	for _, n := range names {
 		before := states[n]

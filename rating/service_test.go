@@ -379,8 +379,8 @@ type crashBatchStore struct{ *crashStore }
 func (c crashBatchStore) AppendEntries(ctx context.Context, es []rating.LedgerEntry) error {
 	return c.step("append entries", func() error { return c.Store.(rating.BatchStore).AppendEntries(ctx, es) })
 }
-func (c crashBatchStore) HoldAll(ctx context.Context, opID string, names []string, versions []int64) (n int, err error) {
-	err = c.step("hold all", func() error { n, err = c.Store.(rating.BatchStore).HoldAll(ctx, opID, names, versions); return err })
+func (c crashBatchStore) HoldOp(ctx context.Context, opID string, names []string, versions []int64) (n int, err error) {
+	err = c.step("hold all", func() error { n, err = c.Store.(rating.BatchStore).HoldOp(ctx, opID, names, versions); return err })
 	if err != nil && n == len(names) {
 		n = 0 // the answer was lost: nothing is known held
 	}

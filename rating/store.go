@@ -215,11 +215,11 @@ type BatchStore interface {
 	Store
 	AppendEntries(ctx context.Context, es []LedgerEntry) error
 	CommitAll(ctx context.Context, sts []PlayerState) error
-	// HoldAll holds, for opID, each player names[i] at versions[i], in
+	// HoldOp holds, for opID, each player names[i] at versions[i], in
 	// that order, as Hold would, stopping at the first that fails: it
 	// returns how many it held and that failure (nil when all were
 	// held). One write on every store when none fails.
-	HoldAll(ctx context.Context, opID string, names []string, versions []int64) (int, error)
+	HoldOp(ctx context.Context, opID string, names []string, versions []int64) (int, error)
 }
 
 // Sentinels.

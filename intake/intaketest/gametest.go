@@ -35,6 +35,7 @@ func Run(t *testing.T, newStore func(t *testing.T) intake.Store) {
 		{"TimesInUTCToTheMillisecond", timesInUTC},
 		{"PlayerGamesNewestFirst", playerGamesNewestFirst},
 		{"AbortOncePending", abortOncePending},
+		{"BulkWrites", bulkWrites},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
 	}

@@ -55,6 +55,8 @@ type Store struct {
 	done    *mongo.Collection
 	ledger  *mongo.Collection
 	reports *mongo.Collection
+	// reproject marks the players a bulk commit is rewriting (bulk.go).
+	reproject *mongo.Collection
 	// The hot path's inserts, combined with concurrent callers' (group
 	// commit).
 	insStates, insHolds, insOps, insOpen, insPlans, insDone, insLedger *mongox.Inserter
@@ -70,7 +72,8 @@ var (
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 	s := &Store{states: db.Collection(States), players: db.Collection(Players), holds: db.Collection(Holds), ops: db.Collection(Ops),
-		open: db.Collection(Open), plans: db.Collection(Plans), done: db.Collection(Done), ledger: db.Collection(Ledger)}
+		open: db.Collection(Open), plans: db.Collection(Plans), done: db.Collection(Done), ledger: db.Collection(Ledger),
+		reproject: db.Collection(Reproject)}
 	s.insStates, s.insHolds, s.insOps, s.insOpen = mongox.NewInserter(s.states), mongox.NewInserter(s.holds), mongox.NewInserter(s.ops), mongox.NewInserter(s.open)
 	s.insPlans, s.insDone, s.insLedger = mongox.NewInserter(s.plans), mongox.NewInserter(s.done), mongox.NewInserter(s.ledger)
 	s.delOpen = mongox.NewDeleter(s.open)
@@ -455,10 +458,10 @@ func (s *Store) Hold(ctx context.Context, username string, version int64, opID s
 	return &rating.HeldError{Username: username, By: d.Op}
 }
 
-// HoldAll implements rating.BatchStore: one ordered insert of the holds
+// HoldOp implements rating.BatchStore: one ordered insert of the holds
 // (the server stops at the first that fails); one that failed on a hold
 // already there goes on through Hold, which tells the holder.
-func (s *Store) HoldAll(ctx context.Context, opID string, names []string, versions []int64) (int, error) {
+func (s *Store) HoldOp(ctx context.Context, opID string, names []string, versions []int64) (int, error) {
 	docs := make([]any, len(names))
 	for i, n := range names {
 		docs[i] = holdDoc{ID: key(n, versions[i]), Op: opID}

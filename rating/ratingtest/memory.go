@@ -343,9 +343,9 @@ func (m *Memory) Hold(ctx context.Context, username string, version int64, opID 
 	return &rating.HeldError{Username: username, By: by}
 }
 
-// HoldAll implements rating.BatchStore: Hold of each in order, stopping
+// HoldOp implements rating.BatchStore: Hold of each in order, stopping
 // at the first failure.
-func (m *Memory) HoldAll(ctx context.Context, opID string, names []string, versions []int64) (int, error) {
+func (m *Memory) HoldOp(ctx context.Context, opID string, names []string, versions []int64) (int, error) {
 	for i, n := range names {
 		if err := m.Hold(ctx, n, versions[i], opID); err != nil {
 			return i, err

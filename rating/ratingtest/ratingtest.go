@@ -52,36 +52,43 @@ func Run(t *testing.T, newStore func(t *testing.T) rating.Store) {
 func RunBatch(t *testing.T, newStore func(t *testing.T) rating.BatchStore) {
 	Run(t, func(t *testing.T) rating.Store { return newStore(t) })
 	t.Run("BatchWrites", func(t *testing.T) { batchWrites(t, newStore(t)) })
-	t.Run("HoldAll", func(t *testing.T) { holdAll(t, newStore(t)) })
+	t.Run("HoldOp", func(t *testing.T) { holdOp(t, newStore(t)) })
+	t.Run("BulkWrites", func(t *testing.T) {
+		bs, ok := newStore(t).(rating.BulkStore)
+		if !ok {
+			t.Fatal("the store is no rating.BulkStore")
+		}
+		bulkWrites(t, bs)
+	})
 }
 
-// holdAll: HoldAll holds in order as Hold would, again for the same
+// holdOp: HoldOp holds in order as Hold would, again for the same
 // operation without error, and stops at the first player another
 // operation holds, saying who, having held those before it only.
-func holdAll(t *testing.T, s rating.BatchStore) {
+func holdOp(t *testing.T, s rating.BatchStore) {
 	names, versions := []string{"alice", "bob"}, []int64{3, 7}
 	for i := range 2 { // the second time: a retry
-		if n, err := s.HoldAll(ctx, "g1", names, versions); n != 2 || err != nil {
-			t.Fatalf("HoldAll #%d = %d, %v; want both held", i+1, n, err)
+		if n, err := s.HoldOp(ctx, "g1", names, versions); n != 2 || err != nil {
+			t.Fatalf("HoldOp #%d = %d, %v; want both held", i+1, n, err)
 		}
 	}
 	if err := s.Hold(ctx, "bob", 7, "g1"); err != nil {
-		t.Fatalf("bob#7 after HoldAll: %v, want held by g1", err)
+		t.Fatalf("bob#7 after HoldOp: %v, want held by g1", err)
 	}
 	// carol#1 is free, dave#2 taken by g1: g2 holds carol, then stops.
 	if err := s.Hold(ctx, "dave", 2, "g1"); err != nil {
 		t.Fatal(err)
 	}
-	n, err := s.HoldAll(ctx, "g2", []string{"carol", "dave", "erin"}, []int64{1, 2, 1})
+	n, err := s.HoldOp(ctx, "g2", []string{"carol", "dave", "erin"}, []int64{1, 2, 1})
 	var he *rating.HeldError
 	if n != 1 || !errors.As(err, &he) || he.By != "g1" || he.Username != "dave" {
-		t.Fatalf("HoldAll past a held player = %d, %v; want 1 and dave held by g1", n, err)
+		t.Fatalf("HoldOp past a held player = %d, %v; want 1 and dave held by g1", n, err)
 	}
 	if err := s.Hold(ctx, "carol", 1, "g3"); !errors.As(err, &he) || he.By != "g2" {
 		t.Fatalf("carol#1: %v, want held by g2", err)
 	}
 	if err := s.Hold(ctx, "erin", 1, "g3"); err != nil {
-		t.Fatalf("erin#1 after a HoldAll that stopped before her: %v, want free", err)
+		t.Fatalf("erin#1 after a HoldOp that stopped before her: %v, want free", err)
 	}
 }
 

@@ -1,0 +1,70 @@
+package gamedb
+
+import (
+	"context"
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/weiqi-platform/rank/intake"
+	"github.com/weiqi-platform/rank/internal/mongox"
+)
+
+var _ intake.BulkStore = (*Store)(nil)
+
+// CreateAll implements intake.BulkStore: the finished games' unrated
+// marks in one insert, then the games in one (pending games are marked
+// one by one, as Create marks them).
+func (s *Store) CreateAll(ctx context.Context, gs []intake.StoredGame) ([]error, error) {
+	docs := make([]any, len(gs))
+	var marks []any
+	for i, g := range gs {
+		d, err := toDoc(g)
+		if err != nil {
+			return nil, err
+		}
+		docs[i] = d
+		switch g.Status {
+		case intake.StatusFinished:
+			marks = append(marks, mongox.Marker{ID: g.ID, At: g.FinishedAt.UTC()})
+		case intake.StatusPending:
+			if err := s.markPending(ctx, g); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, err := range mongox.InsertMany(ctx, s.unrated, marks) {
+		if err != nil && !mongo.IsDuplicateKeyError(err) {
+			return nil, wrap("mark games unrated", err)
+		}
+	}
+	out := make([]error, len(gs))
+	for i, err := range mongox.InsertMany(ctx, s.games, docs) {
+		switch {
+		case err == nil:
+		case mongo.IsDuplicateKeyError(err):
+			out[i] = fmt.Errorf("%w: %q", intake.ErrSourceTaken, gs[i].SourceID)
+		default:
+			return nil, wrap("create games", err)
+		}
+	}
+	return out, nil
+}
+
+// MarkAllRated implements intake.BulkStore: the rated documents in one
+// insert; the unrated marks go later, with others'.
+func (s *Store) MarkAllRated(ctx context.Context, ids []string) error {
+	docs := make([]any, len(ids))
+	for i, id := range ids {
+		docs[i] = ratedDoc{ID: id}
+	}
+	for _, err := range mongox.InsertMany(ctx, s.rated, docs) {
+		if err != nil && !mongo.IsDuplicateKeyError(err) {
+			return wrap("mark games rated", err)
+		}
+	}
+	for _, id := range ids {
+		s.delUnrated.Delete(id)
+	}
+	return nil
+}
