@@ -140,6 +140,7 @@ var routeRoles = map[string][]players.Role{
 	"GET /api/v1/exams":                                          players.Roles,
 	"POST /api/v1/exams/:id/registrations":                       {players.RolePlayer, players.RoleTeacher},
 	"GET /api/v1/exams/:id/sessions":                             players.Roles,
+	"DELETE /api/v1/exams/:id/registrations":                     {players.RolePlayer, players.RoleTeacher},
 	"POST /api/v1/games/:id/check-in":                            {players.RolePlayer, players.RoleTeacher, players.RoleAdmin},
 	"GET /api/v1/players/:username/audit":                        {players.RolePlayer, players.RoleTeacher, players.RoleAdmin},
 	"GET /api/v1/admin/audit":                                    {players.RoleAdmin},

@@ -290,6 +290,11 @@ var en = map[string]string{
 	"refusal.examiner_below_target": "An examiner must hold the exam's rank.",
 	"refusal.bad_role":              "That role does not exist.",
 	"refusal.registered_otherwise":  "You are registered for this session in another role.",
+	"refusal.not_registered":        "You are not registered for the next session.",
+	"refusal.registration_closed":   "The session is already paired: the registration stands.",
+	"exams.withdraw":                "Withdraw",
+	"exams.withdrawn":               "You have withdrawn from the next session.",
+	"exams.withdraw_refused":        "The withdrawal is refused.",
 
 	"account.title":            "My account",
 	"account.name":             "Display name",
@@ -626,6 +631,11 @@ var zh = map[string]string{
 	"refusal.examiner_below_target": "考官须具备本次升段赛的段位。",
 	"refusal.bad_role":              "没有这个角色。",
 	"refusal.registered_otherwise":  "你已以其他身份报名本场。",
+	"refusal.not_registered":        "你没有报名下一场。",
+	"refusal.registration_closed":   "本场已配对，报名不能撤销。",
+	"exams.withdraw":                "退出报名",
+	"exams.withdrawn":               "你已退出下一场的报名。",
+	"exams.withdraw_refused":        "退出报名被拒绝。",
 
 	"account.title":            "我的账号",
 	"account.name":             "显示名",

@@ -102,7 +102,7 @@ func TestEveryUsedKeyExists(t *testing.T) {
 		"rules.":         matchmaking.RulesPresets,
 		"time.":          games.PresetNames(),
 		"colour.":        {"black", "white"},
-		"refusal.":       {exams.RefuseNotOpen, exams.RefuseBelowMinRank, exams.RefuseAlreadyCertified, exams.RefuseExaminerTooLow, exams.RefuseRole, exams.RefuseRegisteredAs},
+		"refusal.":       {exams.RefuseNotOpen, exams.RefuseBelowMinRank, exams.RefuseAlreadyCertified, exams.RefuseExaminerTooLow, exams.RefuseRole, exams.RefuseRegisteredAs, exams.RefuseNotRegistered, exams.RefuseClosed},
 		"promotion.":     promotionStates,
 		"cause. (audit)": causes,
 	}
