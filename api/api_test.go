@@ -127,6 +127,7 @@ func TestAddressLimitIgnoresForwardedFor(t *testing.T) {
 var routeRoles = map[string][]players.Role{
 	"POST /api/v1/auth/logout":                players.Roles,
 	"POST /api/v1/admin/accounts":             {players.RoleAdmin},
+	"GET /api/v1/admin/accounts":              {players.RoleAdmin},
 	"PUT /api/v1/server/players/:external_id": {players.RoleServer},
 	"POST /api/v1/games":                      {players.RoleServer, players.RoleAdmin},
 	"GET /api/v1/games/:id":                   players.Roles,

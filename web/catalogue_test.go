@@ -104,6 +104,7 @@ func TestEveryUsedKeyExists(t *testing.T) {
 		"colour.":        {"black", "white"},
 		"refusal.":       {exams.RefuseNotOpen, exams.RefuseBelowMinRank, exams.RefuseAlreadyCertified, exams.RefuseExaminerTooLow, exams.RefuseRole, exams.RefuseRegisteredAs, exams.RefuseNotRegistered, exams.RefuseClosed},
 		"promotion.":     promotionStates,
+		"role.":          {"player", "teacher", "admin", "server"},
 		"cause. (audit)": causes,
 	}
 	for prefix, values := range families {
