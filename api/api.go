@@ -129,6 +129,7 @@ func (s *Server) routes() {
 
 	admin := authed.Group("/admin", s.require(players.RoleAdmin))
 	admin.POST("/accounts", s.createAccount)
+	admin.GET("/accounts", s.listAccounts)
 	admin.GET("/games", s.listFlaggedGames)
 	s.examRoutes(authed, admin)
 	s.auditRoutes(authed, admin)

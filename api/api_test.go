@@ -127,6 +127,7 @@ func TestAddressLimitIgnoresForwardedFor(t *testing.T) {
 var routeRoles = map[string][]players.Role{
 	"POST /api/v1/auth/logout":                players.Roles,
 	"POST /api/v1/admin/accounts":             {players.RoleAdmin},
+	"GET /api/v1/admin/accounts":              {players.RoleAdmin},
 	"PUT /api/v1/server/players/:external_id": {players.RoleServer},
 	"POST /api/v1/games":                      {players.RoleServer, players.RoleAdmin},
 	"GET /api/v1/games/:id":                   players.Roles,
@@ -140,6 +141,7 @@ var routeRoles = map[string][]players.Role{
 	"GET /api/v1/exams":                                          players.Roles,
 	"POST /api/v1/exams/:id/registrations":                       {players.RolePlayer, players.RoleTeacher},
 	"GET /api/v1/exams/:id/sessions":                             players.Roles,
+	"DELETE /api/v1/exams/:id/registrations":                     {players.RolePlayer, players.RoleTeacher},
 	"POST /api/v1/games/:id/check-in":                            {players.RolePlayer, players.RoleTeacher, players.RoleAdmin},
 	"GET /api/v1/players/:username/audit":                        {players.RolePlayer, players.RoleTeacher, players.RoleAdmin},
 	"GET /api/v1/admin/audit":                                    {players.RoleAdmin},

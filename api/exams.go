@@ -22,6 +22,7 @@ func (s *Server) examRoutes(authed, admin *gin.RouterGroup) {
 	authed.POST("/exams", s.require(players.RoleAdmin), s.createExam)
 	authed.GET("/exams", s.listExams)
 	authed.POST("/exams/:id/registrations", s.require(players.RolePlayer, players.RoleTeacher), s.registerForExam)
+	authed.DELETE("/exams/:id/registrations", s.require(players.RolePlayer, players.RoleTeacher), s.withdrawFromExam)
 	authed.GET("/exams/:id/sessions", s.listSessions)
 	authed.POST("/games/:id/check-in", s.require(playRoles...), s.checkIn)
 	admin.GET("/promotions", s.listPromotions)
@@ -191,6 +192,39 @@ func (s *Server) registerForExam(c *gin.Context) {
 	}
 	c.JSON(status, registrationJSON{ID: r.ID, ScheduleID: r.ScheduleID, SessionID: r.SessionID, SessionAt: r.SessionAt.UTC(),
 		Player: r.Player, Role: r.Role, NominatedBy: r.NominatedBy, Waived: r.Waived, LadderScore: r.LadderScore, At: r.At.UTC()})
+}
+
+// withdrawFromExam takes back the caller's registration for the
+// schedule's next session (?player= names a student of the teacher's
+// instead), before that session is paired: 204, or 422 with reason_code
+// not_registered or registration_closed.
+func (s *Server) withdrawFromExam(c *gin.Context) {
+	ctx := c.Request.Context()
+	caller, _ := principalOf(c)
+	player := caller.Username
+	if name := c.Query("player"); name != "" && name != caller.Username {
+		if caller.Role != players.RoleTeacher {
+			s.fail(c, &Error{Status: http.StatusForbidden, Code: "forbidden", Message: "players withdraw themselves; only a teacher withdraws a student",
+				Details: map[string]any{"role": string(caller.Role), "need_role": []string{string(players.RoleTeacher)}}})
+			return
+		}
+		ok, err := s.deps.Schools.Teaches(ctx, caller, name)
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		if !ok {
+			s.fail(c, &Error{Status: http.StatusForbidden, Code: "not_your_student", Message: name + " is not a student of a class you teach",
+				Details: map[string]any{"player": name}})
+			return
+		}
+		player = name
+	}
+	if _, err := s.deps.Exams.Withdraw(ctx, c.Param("id"), player); err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Status(http.StatusNoContent)
 }
 
 // examGameJSON is one game of a session.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +29,8 @@ const (
 	RefuseExaminerTooLow   = "examiner_below_target"
 	RefuseRole             = "bad_role"
 	RefuseRegisteredAs     = "registered_otherwise"
+	RefuseNotRegistered    = "not_registered"      // a withdrawal with no registration to withdraw
+	RefuseClosed           = "registration_closed" // a withdrawal once the session is paired
 )
 
 // RefusalError says why a registration was refused.
@@ -197,6 +200,79 @@ func (s *Service) Register(ctx context.Context, req RegisterRequest) (Registrati
 		return Registration{}, false, refuse(RefuseRegisteredAs, "%s is already registered for this session as %s", req.Player, stored.Role)
 	}
 	return stored, created, nil
+}
+
+// Withdraw takes the player's registration for the schedule's next
+// session back, while that session is not paired yet. It returns the
+// registration withdrawn. No registration is a *RefusalError coded
+// RefuseNotRegistered; a session paired (or begun) already is one coded
+// RefuseClosed: its games are made with the player in them.
+func (s *Service) Withdraw(ctx context.Context, scheduleID, player string) (Registration, error) {
+	sch, err := s.Store.Schedule(ctx, scheduleID)
+	if err != nil {
+		return Registration{}, err
+	}
+	regs, err := s.Store.RegistrationsOf(ctx, []string{player})
+	if err != nil {
+		return Registration{}, err
+	}
+	now := s.Clock.Now().UTC()
+	var next, past *Registration
+	for i := range regs {
+		r := &regs[i]
+		if r.ScheduleID != sch.ID {
+			continue
+		}
+		if r.SessionAt.After(now) {
+			if next == nil || r.SessionAt.Before(next.SessionAt) {
+				next = r
+			}
+		} else if past == nil || r.SessionAt.After(past.SessionAt) {
+			past = r
+		}
+	}
+	if next == nil {
+		if past != nil {
+			return Registration{}, refuse(RefuseClosed, "the session at %s has begun; its registrations stand", past.SessionAt.UTC().Format(time.RFC3339))
+		}
+		return Registration{}, refuse(RefuseNotRegistered, "%s is not registered for the next session of %s", player, sch.ID)
+	}
+	r := *next
+	paired := func() (bool, error) {
+		sess, err := s.Store.Session(ctx, r.SessionID)
+		if errors.Is(err, ErrNotFound) {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		return sess.Paired || sess.State != SessionPairing, nil
+	}
+	if p, err := paired(); err != nil || p {
+		if err == nil {
+			err = refuse(RefuseClosed, "the session at %s is already paired", r.SessionAt.UTC().Format(time.RFC3339))
+		}
+		return Registration{}, err
+	}
+	removed, err := s.Store.RemoveRegistration(ctx, r.ID)
+	if err != nil {
+		return Registration{}, err
+	}
+	if !removed {
+		return Registration{}, refuse(RefuseNotRegistered, "%s is not registered for the next session of %s", player, sch.ID)
+	}
+	// A pairing made between the check and the removal may have read the
+	// registration: then it stands, put back as it was.
+	if sess, err := s.Store.Session(ctx, r.SessionID); err == nil && sess.Paired &&
+		(slices.Contains(sess.Candidates, player) || slices.Contains(sess.Examiners, player)) {
+		if _, _, err := s.Store.AddRegistration(ctx, r); err != nil {
+			return Registration{}, err
+		}
+		return Registration{}, refuse(RefuseClosed, "the session at %s is already paired", r.SessionAt.UTC().Format(time.RFC3339))
+	} else if err != nil && !errors.Is(err, ErrNotFound) {
+		return Registration{}, err
+	}
+	return r, nil
 }
 
 // Tick does the exam work due at `at`: it opens the sessions of every

@@ -127,6 +127,9 @@ type Store interface {
 	// registration and whether it was created now.
 	AddRegistration(ctx context.Context, r Registration) (Registration, bool, error)
 	Registrations(ctx context.Context, sessionID string) ([]Registration, error)
+	// RemoveRegistration deletes the registration with this id and says
+	// whether there was one (a withdrawal; removing it twice is no error).
+	RemoveRegistration(ctx context.Context, id string) (bool, error)
 	// RegistrationsOf lists every registration of the players, by id (a
 	// class table's exam column).
 	RegistrationsOf(ctx context.Context, players []string) ([]Registration, error)

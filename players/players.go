@@ -127,6 +127,18 @@ type Store interface {
 	// Link returns the link of the server's player id; ErrNotFound if
 	// there is none.
 	Link(ctx context.Context, server, externalID string) (Link, error)
+	// Accounts lists accounts in username order: those after q.After, of
+	// q.Role if set, whose username starts with q.Prefix, at most q.Limit
+	// (the caller gives a positive limit).
+	Accounts(ctx context.Context, q AccountQuery) ([]Account, error)
+}
+
+// AccountQuery selects a page of accounts (Store.Accounts).
+type AccountQuery struct {
+	After  string // usernames after this one ("" from the first)
+	Role   Role   // "" for every role
+	Prefix string // of the username, case-folded ("" for any)
+	Limit  int
 }
 
 // Link ties a game server's own id of a player to a platform account,

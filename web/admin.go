@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/csv"
 	"errors"
+	"html/template"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -25,7 +26,18 @@ type adminData struct {
 	Detail  string
 	Schools []schools.School
 	Aborts  []intake.AbortCount
+
+	// The account list: a page in username order, filtered by role
+	// (?acc_role=) and username prefix (?acc_prefix=), from ?acc_after=.
+	Accounts      []players.Account
+	AccountRole   string
+	AccountPrefix string
+	AccountsNext  template.URL // the next page ("" on the last), made of url.Values.Encode
+	Roles         []players.Role
 }
+
+// accountsPage is the size of a page of the admin's account list.
+const accountsPage = 50
 
 // abortSpan is how far back the admin page counts players' aborts.
 const abortSpan = 30 * 24 * time.Hour
@@ -39,6 +51,9 @@ func (s *Server) adminHome(c *ctx) error {
 	if d.Aborts, err = s.d.Games.Aborts(c.r.Context(), s.now().Add(-abortSpan)); err != nil {
 		return err
 	}
+	if err = s.adminAccounts(c, &d); err != nil {
+		return err
+	}
 	switch q := c.r.URL.Query(); {
 	case q.Get("ran") != "":
 		d.Notice, d.Detail = "admin.job_ran", q.Get("ran")+": "+q.Get("status")
@@ -46,6 +61,34 @@ func (s *Server) adminHome(c *ctx) error {
 		d.Notice, d.Detail = "admin.created", q.Get("created")
 	}
 	c.render(http.StatusOK, "admin", "admin.title", d)
+	return nil
+}
+
+// adminAccounts reads a page of the account list into d.
+func (s *Server) adminAccounts(c *ctx, d *adminData) error {
+	q := c.r.URL.Query()
+	d.AccountRole, d.AccountPrefix, d.Roles = q.Get("acc_role"), q.Get("acc_prefix"), players.Roles
+	list, err := s.d.Players.Accounts(c.r.Context(), c.user, players.AccountQuery{After: q.Get("acc_after"),
+		Role: players.Role(d.AccountRole), Prefix: d.AccountPrefix, Limit: accountsPage + 1})
+	var fe *players.FieldError
+	if errors.As(err, &fe) {
+		return &pageError{status: http.StatusBadRequest, key: "err.invalid_field", detail: "acc_" + fe.Field}
+	}
+	if err != nil {
+		return err
+	}
+	if len(list) > accountsPage {
+		list = list[:accountsPage]
+		next := url.Values{"acc_after": {list[accountsPage-1].Username}}
+		if d.AccountRole != "" {
+			next.Set("acc_role", d.AccountRole)
+		}
+		if d.AccountPrefix != "" {
+			next.Set("acc_prefix", d.AccountPrefix)
+		}
+		d.AccountsNext = template.URL("/admin?" + next.Encode() + "#accounts-title")
+	}
+	d.Accounts = list
 	return nil
 }
 

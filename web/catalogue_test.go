@@ -102,8 +102,9 @@ func TestEveryUsedKeyExists(t *testing.T) {
 		"rules.":         matchmaking.RulesPresets,
 		"time.":          games.PresetNames(),
 		"colour.":        {"black", "white"},
-		"refusal.":       {exams.RefuseNotOpen, exams.RefuseBelowMinRank, exams.RefuseAlreadyCertified, exams.RefuseExaminerTooLow, exams.RefuseRole, exams.RefuseRegisteredAs},
+		"refusal.":       {exams.RefuseNotOpen, exams.RefuseBelowMinRank, exams.RefuseAlreadyCertified, exams.RefuseExaminerTooLow, exams.RefuseRole, exams.RefuseRegisteredAs, exams.RefuseNotRegistered, exams.RefuseClosed},
 		"promotion.":     promotionStates,
+		"role.":          {"player", "teacher", "admin", "server"},
 		"cause. (audit)": causes,
 	}
 	for prefix, values := range families {

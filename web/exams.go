@@ -19,6 +19,7 @@ type scheduleRow struct {
 type examsData struct {
 	Schedules     []scheduleRow
 	Registrations []exams.Registration
+	Upcoming      map[string]bool // registrations whose session is still to come: these may be withdrawn
 	Results       []exams.Result
 	Notice        string // catalogue key of what was done
 	Error         string
@@ -55,6 +56,11 @@ func (s *Server) examsData(c *ctx) (examsData, error) {
 		if d.Registrations, d.Results, err = s.d.Exams.OfPlayers(ctx, []string{c.user.Username}); err != nil {
 			return d, err
 		}
+		now := s.now()
+		d.Upcoming = map[string]bool{}
+		for _, r := range d.Registrations {
+			d.Upcoming[r.ID] = r.SessionAt.After(now)
+		}
 	}
 	return d, nil
 }
@@ -67,6 +73,9 @@ func (s *Server) examsPage(c *ctx) error {
 	if c.r.URL.Query().Get("registered") != "" {
 		d.Notice = "exams.registered"
 	}
+	if c.r.URL.Query().Get("withdrawn") != "" {
+		d.Notice = "exams.withdrawn"
+	}
 	c.render(http.StatusOK, "exams", "exams.title", d)
 	return nil
 }
@@ -77,6 +86,23 @@ func (s *Server) examRegister(c *ctx) error {
 	if err == nil {
 		return c.redirect("/exams?registered=1")
 	}
+	return s.examRefused(c, id, err, "")
+}
+
+// examWithdraw takes the caller's registration for the schedule's next
+// session back (before its pairing; after, the refusal says why).
+func (s *Server) examWithdraw(c *ctx) error {
+	id := c.r.PathValue("id")
+	if _, err := s.d.Exams.Withdraw(c.r.Context(), id, c.user.Username); err != nil {
+		return s.examRefused(c, id, err, "exams.withdraw_refused")
+	}
+	return c.redirect("/exams?withdrawn=1")
+}
+
+// examRefused shows the exams page with the refusal of a registration or
+// a withdrawal: its status, its heading (key, or the error code's) and
+// its reason in the page's language.
+func (s *Server) examRefused(c *ctx, id string, err error, key string) error {
 	status, code, msg := classifyFor(err)
 	if status >= 500 || status == http.StatusNotFound {
 		return err
@@ -91,6 +117,9 @@ func (s *Server) examRegister(c *ctx) error {
 	}
 	var refusal *exams.RefusalError
 	if errors.As(err, &refusal) {
+		if key != "" {
+			d.Error = key
+		}
 		if _, ok := catalogues["en"]["refusal."+refusal.Code]; ok {
 			d.Refusal = "refusal." + refusal.Code
 		}

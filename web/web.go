@@ -155,6 +155,7 @@ func (s *Server) routes() {
 	h("POST /play/cancel", playing, s.playCancel)
 	h("GET /exams", public, s.examsPage)
 	h("POST /exams/{id}/register", playing, s.examRegister)
+	h("POST /exams/{id}/withdraw", playing, s.examWithdraw)
 	h("GET /exams/{id}", public, s.examSchedule)
 	h("GET /teach", teachers, s.teach)
 	h("GET /classes/{id}", teachers, s.classPage)

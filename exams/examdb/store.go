@@ -145,6 +145,15 @@ func (s *Store) Registrations(ctx context.Context, sessionID string) ([]exams.Re
 	return out, nil
 }
 
+// RemoveRegistration implements exams.Store: one delete by id.
+func (s *Store) RemoveRegistration(ctx context.Context, id string) (bool, error) {
+	res, err := s.registrations.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
+	if err != nil {
+		return false, wrap("remove registration", err)
+	}
+	return res.DeletedCount == 1, nil
+}
+
 // RegistrationsOf implements exams.Store: one query, by the player index.
 func (s *Store) RegistrationsOf(ctx context.Context, players []string) ([]exams.Registration, error) {
 	docs, err := findAll[registrationDoc](ctx, s.registrations, bson.D{{Key: "player", Value: bson.D{{Key: "$in", Value: players}}}}, bson.D{{Key: "_id", Value: 1}})

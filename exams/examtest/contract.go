@@ -99,6 +99,34 @@ func StoreContract(t *testing.T, open func(t *testing.T) exams.Store) {
 		}
 	})
 
+	t.Run("remove registration", func(t *testing.T) {
+		s := open(t)
+		ann := exams.Registration{ID: "s@x/ann", ScheduleID: "s", SessionID: "s@x", SessionAt: T0, Player: "ann", Role: exams.RoleCandidate, At: T0}
+		bob := exams.Registration{ID: "s@x/bob", ScheduleID: "s", SessionID: "s@x", SessionAt: T0, Player: "bob", Role: exams.RoleCandidate, At: T0}
+		for _, x := range []exams.Registration{ann, bob} {
+			if _, _, err := s.AddRegistration(ctx, x); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if ok, err := s.RemoveRegistration(ctx, ann.ID); err != nil || !ok {
+			t.Fatalf("remove = %v, %v; want true", ok, err)
+		}
+		if ok, err := s.RemoveRegistration(ctx, ann.ID); err != nil || ok {
+			t.Fatalf("remove again = %v, %v; want false, no error", ok, err)
+		}
+		if ok, err := s.RemoveRegistration(ctx, "s@x/nobody"); err != nil || ok {
+			t.Fatalf("remove unknown = %v, %v; want false, no error", ok, err)
+		}
+		list, err := s.Registrations(ctx, "s@x")
+		if err != nil || len(list) != 1 || list[0].Player != "bob" {
+			t.Fatalf("registrations after removing ann = %+v, %v", list, err)
+		}
+		// Withdrawn, the player may register again.
+		if _, created, err := s.AddRegistration(ctx, ann); err != nil || !created {
+			t.Fatalf("add after remove = %v, %v; want created", created, err)
+		}
+	})
+
 	session := func(id string, deadline time.Time) exams.Session {
 		return exams.Session{ID: id, ScheduleID: "s", At: deadline.Add(-24 * time.Hour), Deadline: deadline,
 			Target: ranks.MustParse("1d"), WinsNeeded: 4, Games: 6, Approval: true, State: exams.SessionPairing}

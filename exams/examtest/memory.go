@@ -190,6 +190,18 @@ func (m *Memory) Registrations(ctx context.Context, sessionID string) ([]exams.R
 	return out, nil
 }
 
+// RemoveRegistration implements exams.Store.
+func (m *Memory) RemoveRegistration(ctx context.Context, id string) (bool, error) {
+	if err := m.enter(ctx, "RemoveRegistration"); err != nil {
+		return false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.registrations[id]
+	delete(m.registrations, id)
+	return ok, nil
+}
+
 // RegistrationsOf implements exams.Store.
 func (m *Memory) RegistrationsOf(ctx context.Context, players []string) ([]exams.Registration, error) {
 	if err := m.enter(ctx, "RegistrationsOf"); err != nil {

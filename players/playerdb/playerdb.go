@@ -123,6 +123,40 @@ func (s *Store) Account(ctx context.Context, username string) (players.Account, 
 	return d.account(), nil
 }
 
+// Accounts implements players.Store: one range read on _id (the
+// username), filtered by role.
+func (s *Store) Accounts(ctx context.Context, q players.AccountQuery) ([]players.Account, error) {
+	id := bson.D{}
+	if q.After != "" {
+		id = append(id, bson.E{Key: "$gt", Value: q.After})
+	}
+	if q.Prefix != "" {
+		// Usernames are ASCII: every one starting with the prefix sorts
+		// below prefix + U+FFFF.
+		id = append(id, bson.E{Key: "$gte", Value: q.Prefix}, bson.E{Key: "$lt", Value: q.Prefix + "\uffff"})
+	}
+	filter := bson.D{}
+	if len(id) > 0 {
+		filter = append(filter, bson.E{Key: "_id", Value: id})
+	}
+	if q.Role != "" {
+		filter = append(filter, bson.E{Key: "role", Value: string(q.Role)})
+	}
+	cur, err := s.accounts.Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}).SetLimit(int64(q.Limit)))
+	if err != nil {
+		return nil, wrap("list accounts", err)
+	}
+	var docs []accountDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, wrap("list accounts", err)
+	}
+	out := make([]players.Account, len(docs))
+	for i, d := range docs {
+		out[i] = d.account()
+	}
+	return out, nil
+}
+
 // CreateToken implements players.Store.
 func (s *Store) CreateToken(ctx context.Context, t players.Token) error {
 	_, err := s.tokens.InsertOne(ctx, toTokenDoc(t))

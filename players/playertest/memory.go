@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -85,6 +87,26 @@ func (m *Memory) Account(ctx context.Context, username string) (players.Account,
 		return players.Account{}, fmt.Errorf("account %q: %w", username, players.ErrNotFound)
 	}
 	return a, nil
+}
+
+// Accounts implements players.Store.
+func (m *Memory) Accounts(ctx context.Context, q players.AccountQuery) ([]players.Account, error) {
+	if err := m.enter(ctx, "Accounts"); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := []players.Account{}
+	for _, a := range m.accounts {
+		if a.Username > q.After && strings.HasPrefix(a.Username, q.Prefix) && (q.Role == "" || a.Role == q.Role) {
+			out = append(out, a)
+		}
+	}
+	slices.SortFunc(out, func(a, b players.Account) int { return strings.Compare(a.Username, b.Username) })
+	if len(out) > q.Limit {
+		out = out[:q.Limit]
+	}
+	return out, nil
 }
 
 // CreateToken implements players.Store.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -33,6 +34,7 @@ func Run(t *testing.T, newStore func(t *testing.T) players.Store) {
 		{"RevokeTokensOfOneAccount", revokeTokens},
 		{"NameClaimedOnce", nameClaimedOnce},
 		{"SetDisplayName", setDisplayName},
+		{"AccountsPaged", accountsPaged},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
 	}
@@ -364,5 +366,60 @@ func setDisplayName(t *testing.T, s players.Store) {
 	}
 	if err := s.SetDisplayName(ctx, "nobody", "x"); !errors.Is(err, players.ErrNotFound) {
 		t.Fatalf("SetDisplayName(nobody) = %v, want ErrNotFound", err)
+	}
+}
+
+func accountsPaged(t *testing.T, s players.Store) {
+	ctx := context.Background()
+	want := map[string]players.Account{}
+	for _, a := range []players.Account{
+		account("carol", players.RoleTeacher), account("alice", players.RolePlayer), account("bob", players.RolePlayer),
+		account("go-server", players.RoleServer), account("al-2", players.RolePlayer), account("root", players.RoleAdmin),
+	} {
+		a.DisplayName, a.ManagedBy = "name of "+a.Username, ""
+		if a.Username == "al-2" {
+			a.ManagedBy = "school-1"
+		}
+		if err := s.CreateAccount(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		want[a.Username] = a
+	}
+	names := func(q players.AccountQuery) string {
+		t.Helper()
+		list, err := s.Accounts(ctx, q)
+		if err != nil {
+			t.Fatalf("Accounts(%+v): %v", q, err)
+		}
+		var out []string
+		for _, a := range list {
+			if a != want[a.Username] {
+				t.Errorf("Accounts(%+v) gave %+v, want %+v", q, a, want[a.Username])
+			}
+			out = append(out, a.Username)
+		}
+		return strings.Join(out, ",")
+	}
+	for _, tc := range []struct {
+		q    players.AccountQuery
+		want string
+	}{
+		{players.AccountQuery{Limit: 10}, "al-2,alice,bob,carol,go-server,root"},
+		{players.AccountQuery{Limit: 2}, "al-2,alice"},
+		{players.AccountQuery{After: "alice", Limit: 2}, "bob,carol"},
+		{players.AccountQuery{After: "go-server", Limit: 2}, "root"},
+		{players.AccountQuery{After: "root", Limit: 2}, ""},
+		{players.AccountQuery{Role: players.RolePlayer, Limit: 10}, "al-2,alice,bob"},
+		{players.AccountQuery{Role: players.RolePlayer, After: "al-2", Limit: 1}, "alice"},
+		{players.AccountQuery{Role: players.RoleAdmin, Limit: 10}, "root"},
+		{players.AccountQuery{Prefix: "al", Limit: 10}, "al-2,alice"},
+		{players.AccountQuery{Prefix: "al", After: "al-2", Limit: 10}, "alice"},
+		{players.AccountQuery{Prefix: "alice", Limit: 10}, "alice"},
+		{players.AccountQuery{Prefix: "b", Role: players.RoleTeacher, Limit: 10}, ""},
+		{players.AccountQuery{Prefix: "zz", Limit: 10}, ""},
+	} {
+		if got := names(tc.q); got != tc.want {
+			t.Errorf("Accounts(%+v) = %q, want %q", tc.q, got, tc.want)
+		}
 	}
 }
