@@ -11,6 +11,7 @@ import (
 
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/ranks"
+	"github.com/weiqi-platform/rank/rating"
 )
 
 // MaxCodeLife bounds how long an invite code may be made to last
@@ -49,7 +50,7 @@ func (s *Service) checkEnds(sch School, ends string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	today := midnight(s.clock.Now(), loc)
+	today := rating.Midnight(s.clock.Now(), loc)
 	if _, err := checkRange("today", "ends_on", Range{From: today, To: d}); err != nil {
 		return "", err
 	}

@@ -62,19 +62,6 @@ func checkRange(fromField, toField string, r Range) (Range, error) {
 	return r, nil
 }
 
-// midnight is the start of t's day in loc.
-func midnight(t time.Time, loc *time.Location) time.Time {
-	y, m, d := t.In(loc).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, loc)
-}
-
-// weekStart is the Monday midnight of t's week in loc (ISO weeks).
-func weekStart(t time.Time, loc *time.Location) time.Time {
-	d := midnight(t, loc)
-	back := (int(d.Weekday()) + 6) % 7 // Monday 0 … Sunday 6
-	return d.AddDate(0, 0, -back)
-}
-
 // monthStart is the first midnight of t's month in loc.
 func monthStart(t time.Time, loc *time.Location) time.Time {
 	y, m, _ := t.In(loc).Date()

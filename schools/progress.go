@@ -115,7 +115,7 @@ func (s *Service) progress(ctx context.Context, sch School, c Class, ms []Member
 	if err != nil {
 		return Progress{}, err
 	}
-	ends := rating.StepEnds(rg.From, rg.To, rating.SeriesStep(q.Step), midnight(s.clock.Now(), loc))
+	ends := rating.StepEnds(rg.From, rg.To, rating.SeriesStep(q.Step), rating.Midnight(s.clock.Now(), loc))
 	for i, m := range ms {
 		p.Series = append(p.Series, series(m, hs[i], rg, ends, sch.Scale))
 	}

@@ -192,7 +192,7 @@ func (s *Service) period(loc *time.Location, from, to string) (Range, error) {
 		from = monthStart(now, loc).Format(DateLayout)
 	}
 	if to == "" {
-		to = midnight(now, loc).Format(DateLayout)
+		to = rating.Midnight(now, loc).Format(DateLayout)
 	}
 	return NewRange("from", from, "to", to, loc)
 }
@@ -220,8 +220,8 @@ func (s *Service) table(ctx context.Context, sch School, ms []Member, classes ma
 		}
 	}
 	t := Table{SchoolID: sch.ID, Scale: sch.Scale, TimeZone: sch.TimeZone, Sort: q.Sort, Desc: q.Desc,
-		Week:   Range{From: weekStart(now, loc), To: midnight(now, loc)},
-		Month:  Range{From: monthStart(now, loc), To: midnight(now, loc)},
+		Week:   Range{From: rating.WeekStart(now, loc), To: rating.Midnight(now, loc)},
+		Month:  Range{From: monthStart(now, loc), To: rating.Midnight(now, loc)},
 		Period: period, Since: since}
 	from := minTime(t.Week.From, t.Month.From, t.Period.From, t.Since)
 	names := make([]string, len(ms))
