@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/base64"
 	"errors"
 	"net/http"
@@ -161,21 +162,8 @@ func (s *Server) registerForExam(c *gin.Context) {
 			return
 		}
 		if name != caller.Username {
-			if caller.Role != players.RoleTeacher {
-				s.fail(c, &Error{Status: http.StatusForbidden, Code: "forbidden", Message: "players register themselves; only a teacher nominates another player",
-					Details: map[string]any{"role": string(caller.Role), "need_role": []string{string(players.RoleTeacher)}}})
-				return
-			}
-			// The one place the nominee is resolved: a teacher nominates
-			// only a student of their own classes.
-			ok, err := s.deps.Schools.Teaches(ctx, caller, name)
-			if err != nil {
+			if err := s.forStudent(ctx, caller, name, "players register themselves; only a teacher nominates another player"); err != nil {
 				s.fail(c, err)
-				return
-			}
-			if !ok {
-				s.fail(c, &Error{Status: http.StatusForbidden, Code: "not_your_student", Message: name + " is not a student of a class you teach",
-					Details: map[string]any{"player": name}})
 				return
 			}
 			req.Player, req.NominatedBy = name, caller.Username
@@ -203,19 +191,8 @@ func (s *Server) withdrawFromExam(c *gin.Context) {
 	caller, _ := principalOf(c)
 	player := caller.Username
 	if name := c.Query("player"); name != "" && name != caller.Username {
-		if caller.Role != players.RoleTeacher {
-			s.fail(c, &Error{Status: http.StatusForbidden, Code: "forbidden", Message: "players withdraw themselves; only a teacher withdraws a student",
-				Details: map[string]any{"role": string(caller.Role), "need_role": []string{string(players.RoleTeacher)}}})
-			return
-		}
-		ok, err := s.deps.Schools.Teaches(ctx, caller, name)
-		if err != nil {
+		if err := s.forStudent(ctx, caller, name, "players withdraw themselves; only a teacher withdraws a student"); err != nil {
 			s.fail(c, err)
-			return
-		}
-		if !ok {
-			s.fail(c, &Error{Status: http.StatusForbidden, Code: "not_your_student", Message: name + " is not a student of a class you teach",
-				Details: map[string]any{"player": name}})
 			return
 		}
 		player = name
@@ -449,4 +426,23 @@ func (s *Server) checkIn(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusOK, checkInJSON{GameID: g.ID, Player: caller.Username, Present: nonNilStrings(present)})
+}
+
+// forStudent is the one check of a caller acting for another player in
+// the exams: only a teacher, and only for a student of their own classes.
+// notTeacher is the refusal's message for any other role.
+func (s *Server) forStudent(ctx context.Context, caller players.Principal, name, notTeacher string) error {
+	if caller.Role != players.RoleTeacher {
+		return &Error{Status: http.StatusForbidden, Code: "forbidden", Message: notTeacher,
+			Details: map[string]any{"role": string(caller.Role), "need_role": []string{string(players.RoleTeacher)}}}
+	}
+	ok, err := s.deps.Schools.Teaches(ctx, caller, name)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return &Error{Status: http.StatusForbidden, Code: "not_your_student", Message: name + " is not a student of a class you teach",
+			Details: map[string]any{"player": name}}
+	}
+	return nil
 }
