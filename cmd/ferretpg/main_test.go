@@ -40,7 +40,7 @@ func TestServesUntilSignalled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testsvc.Ceiling)
 	defer cancel()
 	db := c.Database("ferretpg_test_" + strings.ReplaceAll(time.Now().Format("150405.000000"), ".", "_"))
 	defer func() { _ = db.Drop(ctx); _ = c.Disconnect(ctx) }()
@@ -59,7 +59,7 @@ func TestServesUntilSignalled(t *testing.T) {
 		if err != nil {
 			t.Fatalf("run after SIGTERM: %v", err)
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(testsvc.Ceiling):
 		t.Fatal("ferretpg did not stop on SIGTERM")
 	}
 }
