@@ -429,7 +429,10 @@ func (s *Server) ratingHistory(c *gin.Context) {
 	}
 	loc := time.UTC
 	if tz := c.Query("tz"); tz != "" {
-		l, err := time.LoadLocation(tz)
+		l, err := time.UTC, errors.New("too long") // no file lookup for a long name
+		if len(tz) <= maxTZLen {
+			l, err = time.LoadLocation(tz)
+		}
 		if err != nil || tz == "Local" {
 			s.fail(c, badParam("tz", "tz must be an IANA time zone such as Asia/Shanghai, got "+strconv.Quote(tz)))
 			return
@@ -547,3 +550,7 @@ func (s *Server) inGame(c *gin.Context, player string, cause error) error {
 	return &Error{Status: http.StatusConflict, Code: "in_game", Message: "you are in game " + g.ID + ", which has not finished",
 		Details: map[string]any{"game_id": g.ID}}
 }
+
+// maxTZLen bounds the tz parameter: the longest IANA zone name is 32
+// bytes (America/Argentina/ComodRivadavia).
+const maxTZLen = 64

@@ -213,7 +213,7 @@ func TestRatingHistoryOverHTTP(t *testing.T) {
 	}
 	for _, c := range []struct{ query, param string }{
 		{"?from=yesterday", "from"}, {"?to=2026-13-01", "to"}, {"?from=2026-03-04&to=2026-03-01", "to"},
-		{"?from=2020-01-01&to=2026-03-01", "to"}, {"?step=month", "step"}, {"?tz=Mars/Olympus", "tz"},
+		{"?from=2020-01-01&to=2026-03-01", "to"}, {"?step=month", "step"}, {"?tz=Mars/Olympus", "tz"}, {"?tz=" + strings.Repeat("Asia/", 20), "tz"},
 	} {
 		if out := e.expect(req{method: "GET", path: "/api/v1/players/bob/rating-history" + c.query, token: e.alice}, 400, "invalid_parameter"); out.errDetails()["parameter"] != c.param {
 			t.Errorf("%s: details %v", c.query, out.errDetails())
