@@ -109,16 +109,7 @@ func (s *Server) createExam(c *gin.Context) {
 
 func (s *Server) listExams(c *gin.Context) {
 	all, err := s.deps.Exams.Schedules(c.Request.Context())
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	page, err := pageAfter(c, all, func(x exams.Schedule) string { return x.ID }, s.toScheduleJSON)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, page)
+	answerList(s, c, all, err, func(x exams.Schedule) string { return x.ID }, s.toScheduleJSON)
 }
 
 // registrationIn is the body of POST /exams/{id}/registrations: a player
@@ -348,16 +339,7 @@ func (s *Server) listPromotions(c *gin.Context) {
 		return
 	}
 	all, err := s.deps.Exams.Promotions(c.Request.Context(), state)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	page, err := pageAfter(c, all, func(x exams.Result) string { return x.ID }, s.toPromotionJSON)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, page)
+	answerList(s, c, all, err, func(x exams.Result) string { return x.ID }, s.toPromotionJSON)
 }
 
 // reasonIn is the body of every admin tool that needs only a reason.

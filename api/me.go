@@ -525,18 +525,9 @@ func (s *Server) listAborts(c *gin.Context) {
 		since = t
 	}
 	counts, err := s.deps.Games.Aborts(c.Request.Context(), since)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	page, err := pageAfter(c, counts, func(a intake.AbortCount) string { return a.Player }, func(a intake.AbortCount) abortCountJSON {
+	answerList(s, c, counts, err, func(a intake.AbortCount) string { return a.Player }, func(a intake.AbortCount) abortCountJSON {
 		return abortCountJSON{Player: a.Player, Count: a.Count, LastAt: a.Last.UTC(), Games: a.Games}
 	})
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, page)
 }
 
 // inGame is the 409 of a player who may not queue while in a game, naming

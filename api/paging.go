@@ -125,3 +125,17 @@ func pageAfter[T, J any](c *gin.Context, items []T, key func(T) string, show fun
 	}
 	return pageOf(items, limit, show, func(x T) any { return listCursor{After: key(x)} })
 }
+
+// answerList answers a whole list read by a service (or its error) as
+// one page of it, after the cursor's key: the one shape of the list
+// routes whose service returns every item.
+func answerList[T, J any](s *Server, c *gin.Context, items []T, err error, key func(T) string, show func(T) J) {
+	if err == nil {
+		var page List[J]
+		if page, err = pageAfter(c, items, key, show); err == nil {
+			c.JSON(http.StatusOK, page)
+			return
+		}
+	}
+	s.fail(c, err)
+}

@@ -195,16 +195,7 @@ func (s *Server) createSchool(c *gin.Context) {
 func (s *Server) listSchools(c *gin.Context) {
 	by, _ := principalOf(c)
 	all, err := s.deps.Schools.Schools(c.Request.Context(), by)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	page, err := pageAfter(c, all, func(x schools.School) string { return x.ID }, toSchoolJSON)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, page)
+	answerList(s, c, all, err, func(x schools.School) string { return x.ID }, toSchoolJSON)
 }
 
 func (s *Server) getSchool(c *gin.Context) {
@@ -268,16 +259,7 @@ func (s *Server) archiveSchool(c *gin.Context) {
 func (s *Server) schoolHistory(c *gin.Context) {
 	by, _ := principalOf(c)
 	vs, err := s.deps.Schools.SchoolHistory(c.Request.Context(), by, c.Param("id"))
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	page, err := pageAfter(c, vs, func(x schools.School) string { return strconv.FormatInt(x.Version, 10) }, toSchoolJSON)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, page)
+	answerList(s, c, vs, err, func(x schools.School) string { return strconv.FormatInt(x.Version, 10) }, toSchoolJSON)
 }
 
 type teacherIn struct {
@@ -318,16 +300,7 @@ func (s *Server) removeTeacher(c *gin.Context) {
 func (s *Server) listClasses(c *gin.Context) {
 	by, _ := principalOf(c)
 	all, err := s.deps.Schools.Classes(c.Request.Context(), by, c.Param("id"))
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	page, err := pageAfter(c, all, func(x schools.Class) string { return x.ID }, toClassJSON)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, page)
+	answerList(s, c, all, err, func(x schools.Class) string { return x.ID }, toClassJSON)
 }
 
 type classIn struct {
@@ -776,16 +749,7 @@ func (s *Server) archiveClass(c *gin.Context) {
 func (s *Server) classHistory(c *gin.Context) {
 	by, _ := principalOf(c)
 	vs, err := s.deps.Schools.ClassHistory(c.Request.Context(), by, c.Param("id"))
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	page, err := pageAfter(c, vs, func(x schools.Class) string { return strconv.FormatInt(x.Version, 10) }, toClassJSON)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, page)
+	answerList(s, c, vs, err, func(x schools.Class) string { return strconv.FormatInt(x.Version, 10) }, toClassJSON)
 }
 
 type usernameIn struct {
