@@ -85,21 +85,7 @@ func (m *Memory) SetPlans(ctx context.Context, ids []string, plans []rating.Plan
 
 // CommitStates implements rating.BulkStore: as CommitAll.
 func (m *Memory) CommitStates(ctx context.Context, sts []rating.PlayerState) error {
-	if err := m.enter(ctx, "CommitStates"); err != nil {
-		return err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	inserted := make([]bool, len(sts))
-	for i, st := range sts {
-		inserted[i] = m.insertState(st)
-	}
-	for i, st := range sts {
-		if err := m.committed(st, inserted[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return m.commitAll(ctx, "CommitStates", sts)
 }
 
 // AppendAll implements rating.BulkStore: as AppendEntries.

@@ -368,7 +368,12 @@ func (m *Memory) Commit(ctx context.Context, st rating.PlayerState) error {
 // inserted first, then each is checked and projected in order, up to the
 // first error.
 func (m *Memory) CommitAll(ctx context.Context, sts []rating.PlayerState) error {
-	if err := m.enter(ctx, "CommitAll"); err != nil {
+	return m.commitAll(ctx, "CommitAll", sts)
+}
+
+// commitAll is CommitAll and CommitStates, entered as the step op.
+func (m *Memory) commitAll(ctx context.Context, op string, sts []rating.PlayerState) error {
+	if err := m.enter(ctx, op); err != nil {
 		return err
 	}
 	m.mu.Lock()
