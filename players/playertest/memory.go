@@ -194,13 +194,18 @@ func (m *Memory) SetPassword(ctx context.Context, username, hash string) error {
 	if err := m.enter(ctx, "SetPassword"); err != nil {
 		return err
 	}
+	return m.updateAccount(username, func(a *players.Account) { a.PasswordHash = hash })
+}
+
+// updateAccount changes the stored account under the lock.
+func (m *Memory) updateAccount(username string, change func(*players.Account)) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	a, ok := m.accounts[username]
 	if !ok {
 		return fmt.Errorf("account %q: %w", username, players.ErrNotFound)
 	}
-	a.PasswordHash = hash
+	change(&a)
 	m.accounts[username] = a
 	return nil
 }
@@ -254,13 +259,5 @@ func (m *Memory) SetDisplayName(ctx context.Context, username, name string) erro
 	if err := m.enter(ctx, "SetDisplayName"); err != nil {
 		return err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	a, ok := m.accounts[username]
-	if !ok {
-		return fmt.Errorf("account %q: %w", username, players.ErrNotFound)
-	}
-	a.DisplayName = name
-	m.accounts[username] = a
-	return nil
+	return m.updateAccount(username, func(a *players.Account) { a.DisplayName = name })
 }
