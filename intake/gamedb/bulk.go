@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/weiqi-platform/rank/intake"
@@ -51,20 +52,17 @@ func (s *Store) CreateAll(ctx context.Context, gs []intake.StoredGame) ([]error,
 	return out, nil
 }
 
-// MarkAllRated implements intake.BulkStore: the rated documents in one
-// insert; the unrated marks go later, with others'.
+// MarkAllRated implements intake.BulkStore: the games' unrated marks
+// deleted in one command.
 func (s *Store) MarkAllRated(ctx context.Context, ids []string) error {
-	docs := make([]any, len(ids))
-	for i, id := range ids {
-		docs[i] = ratedDoc{ID: id}
-	}
-	for _, err := range mongox.InsertMany(ctx, s.rated, docs) {
-		if err != nil && !mongo.IsDuplicateKeyError(err) {
+	for start := 0; start < len(ids); start += maxMarkDelete {
+		batch := ids[start:min(start+maxMarkDelete, len(ids))]
+		if _, err := s.unrated.DeleteMany(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: batch}}}}); err != nil {
 			return wrap("mark games rated", err)
 		}
 	}
-	for _, id := range ids {
-		s.delUnrated.Delete(id)
-	}
 	return nil
 }
+
+// maxMarkDelete bounds the ids of one delete of marks.
+const maxMarkDelete = 1000
