@@ -25,7 +25,7 @@ const (
 	Ops     = "rating_ops"
 	Open    = "rating_open"  // one marker per operation not yet done
 	Plans   = "rating_plans" // one document per operation, written once
-	Done    = "rating_done"  // one document per operation done, written once
+	Done    = "rating_done"  // one document per operation done (a tracked one only when given up), written once
 	Ledger  = "rating_ledger"
 )
 
