@@ -19,6 +19,7 @@ var _ intake.BulkStore = (*Store)(nil)
 func (s *Store) CreateAll(ctx context.Context, gs []intake.StoredGame) ([]error, error) {
 	docs := make([]any, len(gs))
 	var marks []any
+	var marked []int // the game of each mark
 	for i, g := range gs {
 		d, err := toDoc(g)
 		if err != nil {
@@ -27,27 +28,37 @@ func (s *Store) CreateAll(ctx context.Context, gs []intake.StoredGame) ([]error,
 		docs[i] = d
 		switch g.Status {
 		case intake.StatusFinished:
-			marks = append(marks, mongox.Marker{ID: g.ID, At: g.FinishedAt.UTC()})
+			marks, marked = append(marks, mongox.Marker{ID: g.ID, At: g.FinishedAt.UTC()}), append(marked, i)
 		case intake.StatusPending:
 			if err := s.markPending(ctx, g); err != nil {
 				return nil, err
 			}
 		}
 	}
-	for _, err := range mongox.InsertMany(ctx, s.unrated, marks) {
+	fresh := make([]bool, len(gs)) // marked by this call, not before
+	for j, err := range mongox.InsertMany(ctx, s.unrated, marks) {
 		if err != nil && !mongo.IsDuplicateKeyError(err) {
 			return nil, wrap("mark games unrated", err)
 		}
+		fresh[marked[j]] = err == nil
 	}
 	out := make([]error, len(gs))
+	var unmark []string
 	for i, err := range mongox.InsertMany(ctx, s.games, docs) {
 		switch {
 		case err == nil:
 		case mongo.IsDuplicateKeyError(err):
 			out[i] = fmt.Errorf("%w: %q", intake.ErrSourceTaken, gs[i].SourceID)
+			if fresh[i] {
+				unmark = append(unmark, gs[i].ID)
+			}
 		default:
 			return nil, wrap("create games", err)
 		}
+	}
+	// As in Create: a new mark beside a game already there goes again.
+	if err := s.MarkAllRated(ctx, unmark); err != nil {
+		return nil, wrap("unmark games", err)
 	}
 	return out, nil
 }
