@@ -171,6 +171,8 @@ func (a *Archive) Submit(ctx context.Context, batch []ArchiveGame) ([]ArchiveOut
 		if err != nil {
 			return nil, err
 		}
+		// Marked unrated until MarkAllRated: a rerun applies it again.
+		ri.Tracked = true
 		inputs = append(inputs, ri)
 	}
 	if _, err := a.in.ratings.ApplyBatch(ctx, inputs, &a.Stats); err != nil {

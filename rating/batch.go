@@ -170,7 +170,7 @@ func (s *Service) applyBulk(ctx context.Context, bs BulkStore, ins []GameInput) 
 		}
 		op := Operation{
 			ID: in.ID, Black: in.Black, White: in.White, Winner: in.Winner, Game: in.Game,
-			SourceID: in.SourceID, Actor: in.Actor, At: in.At.UTC().Truncate(time.Millisecond),
+			SourceID: in.SourceID, Actor: in.Actor, At: in.At.UTC().Truncate(time.Millisecond), Tracked: in.Tracked,
 		}
 		names := op.players()
 		states := map[string]PlayerState{}
@@ -264,8 +264,17 @@ func (s *Service) applyBulk(ctx context.Context, bs BulkStore, ins []GameInput) 
 	if err := bs.CommitStates(ctx, after); err != nil {
 		return nil, false, err
 	}
-	if err := bs.FinishOps(ctx, ids); err != nil {
-		return nil, false, err
+	// Tracked operations are done by their written plans (isDone).
+	var untracked []string
+	for _, op := range ops {
+		if !op.Tracked {
+			untracked = append(untracked, op.ID)
+		}
+	}
+	if len(untracked) > 0 {
+		if err := bs.FinishOps(ctx, untracked); err != nil {
+			return nil, false, err
+		}
 	}
 	for n, st := range work {
 		s.remember(st)

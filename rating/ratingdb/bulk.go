@@ -27,17 +27,20 @@ type reprojectDoc struct {
 	Players []string `bson:"players"`
 }
 
-// CreateOps implements rating.BulkStore: the markers in one insert, then
-// the operations in one.
+// CreateOps implements rating.BulkStore: the markers of the untracked
+// operations in one insert, then the operations in one.
 func (s *Store) CreateOps(ctx context.Context, ops []rating.Operation) ([]bool, error) {
-	marks := make([]any, len(ops))
+	var marks []any
 	docs := make([]any, len(ops))
 	for i, op := range ops {
 		d, err := toOpDoc(op)
 		if err != nil {
 			return nil, err
 		}
-		docs[i], marks[i] = d, mongox.Marker{ID: op.ID, At: op.At.UTC()}
+		docs[i] = d
+		if !op.Tracked {
+			marks = append(marks, mongox.Marker{ID: op.ID, At: op.At.UTC()})
+		}
 	}
 	for _, err := range mongox.InsertMany(ctx, s.open, marks) {
 		if err != nil && !mongo.IsDuplicateKeyError(err) {
