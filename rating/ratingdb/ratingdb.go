@@ -62,6 +62,10 @@ type Store struct {
 	insStates, insHolds, insOps, insOpen, insPlans, insDone, insLedger *mongox.Inserter
 	delOpen                                                            *mongox.Deleter
 	tracked                                                            trackedIDs
+	// deferredMarks are this process's Reproject markers of a run of
+	// batches whose projections wait for its ReprojectAll (bulk.go).
+	deferred      sync.Mutex
+	deferredMarks map[string]bool
 }
 
 var (
@@ -93,6 +97,10 @@ func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 		}
 	}
 	if err := s.openAudit(ctx, db); err != nil {
+		return nil, err
+	}
+	// Projections a bulk run that died left behind (bulk.go).
+	if err := s.repairProjections(ctx); err != nil {
 		return nil, err
 	}
 	return s, nil
