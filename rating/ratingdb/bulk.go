@@ -167,13 +167,15 @@ func (s *Store) CommitVersions(ctx context.Context, sts []rating.PlayerState) er
 // CommitStates rewrites them, then this process's markers of deferred
 // projections removed.
 func (s *Store) ReprojectAll(ctx context.Context, sts []rating.PlayerState) error {
+	// Others' markers first (this process's own are skipped: they are
+	// what this call rewrites).
+	if err := s.repairProjections(ctx); err != nil {
+		return err
+	}
 	s.deferred.Lock()
 	own := s.deferredMarks
 	s.deferredMarks = nil
 	s.deferred.Unlock()
-	if err := s.repairProjections(ctx); err != nil {
-		return err
-	}
 	last := map[string]stateDoc{}
 	var names []string
 	for _, st := range sts {
