@@ -83,12 +83,20 @@ type Archive struct {
 	Created []string
 	// Stats counts how the rating service applied the games.
 	Stats rating.BatchStats
+	// run writes the players' latest-state records once, at Close.
+	run *rating.BatchRun
 }
 
-// Archive starts rating an archive.
+// Archive starts rating an archive; Close ends it.
 func (in *Intake) Archive(opt ArchiveOptions) *Archive {
-	return &Archive{in: in, opt: opt, seen: map[string]bool{}, players: map[string]string{}}
+	return &Archive{in: in, opt: opt, seen: map[string]bool{}, players: map[string]string{}, run: in.ratings.NewBatchRun()}
 }
+
+// Close writes the latest-state records (the leaderboard's) of the
+// archive's players, which its batches leave for the end
+// (rating.BatchRun). Without it (an interrupted run) the store repairs
+// them when it is next opened.
+func (a *Archive) Close(ctx context.Context) error { return a.run.Close(ctx) }
 
 // ArchiveSourceID is the source_id of an archive's game: its content hash
 // (players, rules, moves, result: ContentHash) with its date when the
@@ -171,9 +179,11 @@ func (a *Archive) Submit(ctx context.Context, batch []ArchiveGame) ([]ArchiveOut
 		if err != nil {
 			return nil, err
 		}
+		// Marked unrated until MarkAllRated: a rerun applies it again.
+		ri.Tracked = true
 		inputs = append(inputs, ri)
 	}
-	if _, err := a.in.ratings.ApplyBatch(ctx, inputs, &a.Stats); err != nil {
+	if _, err := a.run.Apply(ctx, inputs, &a.Stats); err != nil {
 		return nil, err
 	}
 	ids := make([]string, len(rate))

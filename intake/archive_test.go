@@ -43,7 +43,7 @@ func submitAll(ctx context.Context, a *intake.Archive, gs []intake.ArchiveGame, 
 			count[o.Status]++
 		}
 	}
-	return count, nil
+	return count, a.Close(ctx)
 }
 
 func ledger(t *testing.T, s rating.Store) []string {
@@ -163,18 +163,25 @@ func (c crashingBulk) AppendAll(ctx context.Context, es []rating.LedgerEntry) er
 	return c.BulkStore.AppendAll(ctx, es)
 }
 
-func (c crashingBulk) CommitStates(ctx context.Context, sts []rating.PlayerState) error {
-	if err := c.die("CommitStates"); err != nil {
+func (c crashingBulk) CommitVersions(ctx context.Context, sts []rating.PlayerState) error {
+	if err := c.die("CommitVersions"); err != nil {
 		return err
 	}
-	return c.BulkStore.CommitStates(ctx, sts)
+	return c.BulkStore.CommitVersions(ctx, sts)
 }
 
-func (c crashingBulk) FinishOps(ctx context.Context, ids []string) error {
-	if err := c.die("FinishOps"); err != nil {
+func (c crashingBulk) ReprojectAll(ctx context.Context, sts []rating.PlayerState) error {
+	if err := c.die("ReprojectAll"); err != nil {
 		return err
 	}
-	return c.BulkStore.FinishOps(ctx, ids)
+	return c.BulkStore.ReprojectAll(ctx, sts)
+}
+
+func (c crashingBulk) SetPlans(ctx context.Context, ids []string, plans []rating.Plan) ([]rating.Plan, error) {
+	if err := c.die("SetPlans"); err != nil {
+		return nil, err
+	}
+	return c.BulkStore.SetPlans(ctx, ids, plans)
 }
 
 // crashingMarks dies at the n-th MarkAllRated: games rated, not marked.
@@ -202,7 +209,10 @@ func TestArchiveCrashAndRerun(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := ledger(t, ref.Stores.Ratings)
-	for _, where := range []string{"CreateOps", "CommitStates", "AppendAll", "FinishOps", "MarkAllRated"} {
+	// The archive's operations are tracked (its unrated marks): no
+	// FinishOps to die at; its states are versions until its end, where
+	// ReprojectAll writes the players' latest-state records once.
+	for _, where := range []string{"CreateOps", "SetPlans", "AppendAll", "CommitVersions", "MarkAllRated", "ReprojectAll"} {
 		t.Run(where, func(t *testing.T) {
 			var calls atomic.Int32
 			var dead atomic.Bool
@@ -211,7 +221,11 @@ func TestArchiveCrashAndRerun(t *testing.T) {
 					s.Games = crashingMarks{s.Games.(intake.BulkStore), &dead}
 					return s
 				}
-				s.Ratings = crashingBulk{s.Ratings.(rating.BulkStore), where, 2, &calls, &dead}
+				n := int32(2) // the second batch's
+				if where == "ReprojectAll" {
+					n = 1 // the end's
+				}
+				s.Ratings = crashingBulk{s.Ratings.(rating.BulkStore), where, n, &calls, &dead}
 				return s
 			}))
 			if _, err := submitAll(ctx, crashing.Intake.Archive(intake.ArchiveOptions{CreatePlayers: true}), gs, 20); !errors.Is(err, errCrash) {
@@ -232,6 +246,16 @@ func TestArchiveCrashAndRerun(t *testing.T) {
 			rep, err := rerun.Ratings.VerifyAll(ctx, "rerun")
 			if err != nil || !rep.OK() {
 				t.Fatalf("verify: %+v, %v", rep, err)
+			}
+			// The leaderboard's records are the players' latest states.
+			rs := rerun.Stores.Ratings
+			if err := rs.EachPlayer(ctx, func(rec rating.PlayerState) error {
+				if st, err := rs.Player(ctx, rec.Username); err != nil || st != rec {
+					t.Errorf("%s: recorded %+v, latest %+v (%v)", rec.Username, rec, st, err)
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
 			}
 		})
 	}

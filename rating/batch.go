@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sort"
 	"time"
 )
 
@@ -56,6 +57,59 @@ type BulkStore interface {
 	CommitStates(ctx context.Context, sts []PlayerState) error
 	// FinishOps marks the operations done as FinishOp does (no error).
 	FinishOps(ctx context.Context, ids []string) error
+	// CommitVersions stores the states as CommitStates does but leaves
+	// the latest-state records as they are, for ReprojectAll to write
+	// once for a run of batches (a crash in between leaves them for the
+	// next CommitStates to repair).
+	CommitVersions(ctx context.Context, sts []PlayerState) error
+	// ReprojectAll writes each player's latest-state record at the state
+	// given (the latest), as CommitStates does at the end of a batch.
+	ReprojectAll(ctx context.Context, sts []PlayerState) error
+}
+
+// BatchRun applies batches as ApplyBatch does, but writes the players'
+// latest-state records once, at Close, instead of at every batch: for an
+// import of many batches, where those records (one per player, rewritten
+// by each batch) are a large share of the writes. Until Close the
+// leaderboard and Latest lag behind its games; Player and the ledger do
+// not. One BatchRun at a time per store, as ApplyBatch.
+type BatchRun struct {
+	s       *Service
+	players map[string]bool // whose records wait for Close
+}
+
+// NewBatchRun starts a run of batches.
+func (s *Service) NewBatchRun() *BatchRun { return &BatchRun{s: s, players: map[string]bool{}} }
+
+// Apply is ApplyBatch within the run.
+func (r *BatchRun) Apply(ctx context.Context, ins []GameInput, stats *BatchStats) ([]GameResult, error) {
+	return r.s.applyBatch(ctx, ins, stats, r)
+}
+
+// Close writes the latest-state records of the run's players, at the
+// latest state this process wrote for each (or read, when it forgot).
+func (r *BatchRun) Close(ctx context.Context) error {
+	bs, ok := r.s.store.(BulkStore)
+	if !ok || len(r.players) == 0 {
+		return nil
+	}
+	sts := make([]PlayerState, 0, len(r.players))
+	for n := range r.players {
+		st, ok := r.s.hint(n)
+		if !ok {
+			var err error
+			if st, err = r.s.store.Player(ctx, n); err != nil {
+				return err
+			}
+		}
+		sts = append(sts, st)
+	}
+	sort.Slice(sts, func(i, j int) bool { return sts[i].Username < sts[j].Username })
+	if err := bs.ReprojectAll(ctx, sts); err != nil {
+		return err
+	}
+	clear(r.players)
+	return nil
 }
 
 // BatchStats counts how ApplyBatch went: games applied in bulk, and games
@@ -79,6 +133,11 @@ type BatchStats struct {
 // order. It should not run concurrently with another ApplyBatch on the
 // same players (rankctl import runs one); Apply may run meanwhile.
 func (s *Service) ApplyBatch(ctx context.Context, ins []GameInput, stats *BatchStats) ([]GameResult, error) {
+	return s.applyBatch(ctx, ins, stats, nil)
+}
+
+// applyBatch is ApplyBatch, within run when it is not nil.
+func (s *Service) applyBatch(ctx context.Context, ins []GameInput, stats *BatchStats, run *BatchRun) ([]GameResult, error) {
 	if stats == nil {
 		stats = &BatchStats{}
 	}
@@ -91,7 +150,7 @@ func (s *Service) ApplyBatch(ctx context.Context, ins []GameInput, stats *BatchS
 	if !ok || len(ins) == 0 {
 		return s.applyEach(ctx, ins, stats)
 	}
-	res, done, err := s.applyBulk(ctx, bs, ins)
+	res, done, err := s.applyBulk(ctx, bs, ins, run)
 	if err != nil || done {
 		if done {
 			stats.Bulk += len(ins)
@@ -118,7 +177,14 @@ func (s *Service) applyEach(ctx context.Context, ins []GameInput, stats *BatchSt
 // applyBulk is ApplyBatch's bulk path; done is false when the batch is
 // to go through Apply instead (nothing is left that Apply cannot take
 // on).
-func (s *Service) applyBulk(ctx context.Context, bs BulkStore, ins []GameInput) (res []GameResult, done bool, err error) {
+func (s *Service) applyBulk(ctx context.Context, bs BulkStore, ins []GameInput, run *BatchRun) (res []GameResult, done bool, err error) {
+	commit := bs.CommitStates
+	if run != nil {
+		commit = bs.CommitVersions
+		for _, in := range ins {
+			run.players[in.Black], run.players[in.White] = true, true
+		}
+	}
 	// The players' states: the hints, else one read of all.
 	work := map[string]PlayerState{}
 	var unknown []string
@@ -170,7 +236,7 @@ func (s *Service) applyBulk(ctx context.Context, bs BulkStore, ins []GameInput) 
 		}
 		op := Operation{
 			ID: in.ID, Black: in.Black, White: in.White, Winner: in.Winner, Game: in.Game,
-			SourceID: in.SourceID, Actor: in.Actor, At: in.At.UTC().Truncate(time.Millisecond),
+			SourceID: in.SourceID, Actor: in.Actor, At: in.At.UTC().Truncate(time.Millisecond), Tracked: in.Tracked,
 		}
 		names := op.players()
 		states := map[string]PlayerState{}
@@ -220,7 +286,7 @@ func (s *Service) applyBulk(ctx context.Context, bs BulkStore, ins []GameInput) 
 		}
 	}
 	if len(fresh) > 0 {
-		if err := bs.CommitStates(ctx, fresh); err != nil {
+		if err := commit(ctx, fresh); err != nil {
 			return nil, false, err
 		}
 	}
@@ -261,11 +327,20 @@ func (s *Service) applyBulk(ctx context.Context, bs BulkStore, ins []GameInput) 
 	if err := bs.AppendAll(ctx, entries); err != nil {
 		return nil, false, err
 	}
-	if err := bs.CommitStates(ctx, after); err != nil {
+	if err := commit(ctx, after); err != nil {
 		return nil, false, err
 	}
-	if err := bs.FinishOps(ctx, ids); err != nil {
-		return nil, false, err
+	// Tracked operations are done by their written plans (isDone).
+	var untracked []string
+	for _, op := range ops {
+		if !op.Tracked {
+			untracked = append(untracked, op.ID)
+		}
+	}
+	if len(untracked) > 0 {
+		if err := bs.FinishOps(ctx, untracked); err != nil {
+			return nil, false, err
+		}
 	}
 	for n, st := range work {
 		s.remember(st)

@@ -46,8 +46,14 @@ func (s *Service) RatedGames(ctx context.Context, from, to time.Time) ([]RatedGa
 		if err != nil {
 			return nil, fmt.Errorf("rating: game %s: %w", o.ID, err)
 		}
-		if op.Plan == nil || !op.Done || op.Error != "" || len(op.Plan.Steps) != 2 || !moves(op.Game) {
+		if op.Plan == nil || op.Error != "" || len(op.Plan.Steps) != 2 || !moves(op.Game) {
 			continue // not applied (yet, or for good), or it moved nothing
+		}
+		if done, err := s.isDone(ctx, op); err != nil || !done {
+			if err != nil {
+				return nil, fmt.Errorf("rating: game %s: %w", o.ID, err)
+			}
+			continue
 		}
 		g := RatedGame{ID: op.ID, SourceID: op.SourceID, Winner: op.Winner, Game: op.Game, At: op.At}
 		for _, st := range op.Plan.Steps {

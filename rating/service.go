@@ -281,10 +281,11 @@ func resultOf(op Operation) (GameResult, error) {
 
 // run takes the operation through every step still to do.
 func (s *Service) run(ctx context.Context, op Operation, depth int) (Operation, error) {
-	if op.Done {
-		return op, nil
+	done, err := s.isDone(ctx, op)
+	if err != nil || done {
+		op.Done = done
+		return op, err
 	}
-	var err error
 	if op.Plan == nil {
 		if op, err = s.hold(ctx, op, depth); err != nil || op.Done {
 			return op, err
@@ -293,12 +294,39 @@ func (s *Service) run(ctx context.Context, op Operation, depth int) (Operation, 
 	if err := s.write(ctx, op.Plan.Steps); err != nil {
 		return op, err
 	}
-	if err := s.store.FinishOp(ctx, op.ID, ""); err != nil {
-		return op, err
+	// A tracked operation's caller records its end (intake's rated game),
+	// and its written plan says it is done (isDone): no document for it.
+	if !op.Tracked {
+		if err := s.store.FinishOp(ctx, op.ID, ""); err != nil {
+			return op, err
+		}
 	}
 	op.Done = true
 	s.rec.RatingUpdated()
 	return op, nil
+}
+
+// isDone reports whether the operation is done: finished in the store, or
+// (a tracked one, which is not finished there unless given up) its plan
+// written, every player's latest version past the one the plan moved
+// them from, since only the holder of a version writes the next.
+func (s *Service) isDone(ctx context.Context, op Operation) (bool, error) {
+	if op.Done || !op.Tracked || op.Plan == nil {
+		return op.Done, nil
+	}
+	for _, st := range op.Plan.Steps {
+		cur, err := s.store.Player(ctx, st.Before.Username)
+		if errors.Is(err, ErrNotFound) {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if cur.Version <= st.Before.Version {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // write appends each step's ledger entries (a placement's after its

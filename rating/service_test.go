@@ -87,6 +87,68 @@ func TestApplyOnceAndAgain(t *testing.T) {
 	}
 }
 
+// A tracked game (intake's) is written without a document saying it is
+// done: its written plan says so. Applying it again, also after later
+// games of its players, gives the same result and writes nothing, and
+// the integrity review's RatedGames lists it.
+func TestTrackedGameIsDoneByItsPlan(t *testing.T) {
+	store := newStore(t)
+	svc := rating.NewService(store, rating.ServiceConfig{Now: fixedClock})
+	g1 := game("g1", "alice", "bob", rating.SideBlack)
+	g1.Tracked = true
+	r, err := svc.Apply(bg, g1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if op, err := store.Op(bg, "g1"); err != nil || op.Done || op.Plan == nil {
+		t.Fatalf("stored g1 = %+v, %v: want its plan and no done document", op, err)
+	}
+	g2 := game("g2", "bob", "alice", rating.SideBlack)
+	g2.Tracked = true
+	if _, err := svc.Apply(bg, g2); err != nil {
+		t.Fatal(err)
+	}
+	before := map[string]rating.PlayerState{}
+	for _, n := range []string{"alice", "bob"} {
+		before[n] = must(t)(svc.Player(bg, n))
+	}
+	for _, fresh := range []bool{false, true} { // this process, and another
+		s := svc
+		if fresh {
+			s = rating.NewService(store, rating.ServiceConfig{Now: fixedClock})
+		}
+		again, err := s.Apply(bg, g1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again != r {
+			t.Fatalf("applying g1 again gave\n%+v\nnot\n%+v", again, r)
+		}
+		for _, n := range []string{"alice", "bob"} {
+			if now := must(t)(s.Player(bg, n)); now != before[n] {
+				t.Fatalf("%s after g1 again = %+v, want %+v", n, now, before[n])
+			}
+		}
+	}
+	rated, err := svc.RatedGames(bg, fixedClock().Add(-time.Hour), fixedClock().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rated) != 2 || rated[0].ID != "g1" || rated[1].ID != "g2" {
+		t.Fatalf("RatedGames = %+v, want g1 and g2", rated)
+	}
+}
+
+func must(t *testing.T) func(rating.PlayerState, error) rating.PlayerState {
+	return func(st rating.PlayerState, err error) rating.PlayerState {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+}
+
 func TestGameThatMovesNothing(t *testing.T) {
 	store := newStore(t)
 	svc := rating.NewService(store, rating.ServiceConfig{Now: fixedClock})

@@ -147,7 +147,9 @@ type Store interface {
 	// returns whichever plan was first.
 	SetPlan(ctx context.Context, id string, p Plan) (Plan, error)
 	// FinishOp marks the operation done, with an error text when it was
-	// given up. Finishing twice is no error; the first text stays.
+	// given up. Finishing twice is no error; the first text stays. The
+	// service finishes a Tracked operation only when it gives it up:
+	// otherwise its written plan says it is done.
 	FinishOp(ctx context.Context, id, errText string) error
 	// Unfinished lists up to limit operations not done, oldest first,
 	// except Tracked ones (their callers apply them again).

@@ -165,6 +165,10 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		prog.show(done, sum.Rated)
 	}
 	prog.end()
+	if err := arch.Close(ctx); err != nil {
+		fmt.Fprintf(stderr, "rankctl import: all %d games done, the leaderboard not brought up to date: %v\nrun it again to finish: nothing is rated twice\n", len(gs), err)
+		return exitUsage
+	}
 	sum.Created, sum.Bulk, sum.Single = arch.Created, arch.Stats.Bulk, arch.Stats.Single
 	if sum.Created == nil {
 		sum.Created = []string{}

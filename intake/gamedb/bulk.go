@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/weiqi-platform/rank/intake"
@@ -18,6 +19,7 @@ var _ intake.BulkStore = (*Store)(nil)
 func (s *Store) CreateAll(ctx context.Context, gs []intake.StoredGame) ([]error, error) {
 	docs := make([]any, len(gs))
 	var marks []any
+	var marked []int // the game of each mark
 	for i, g := range gs {
 		d, err := toDoc(g)
 		if err != nil {
@@ -26,45 +28,52 @@ func (s *Store) CreateAll(ctx context.Context, gs []intake.StoredGame) ([]error,
 		docs[i] = d
 		switch g.Status {
 		case intake.StatusFinished:
-			marks = append(marks, mongox.Marker{ID: g.ID, At: g.FinishedAt.UTC()})
+			marks, marked = append(marks, mongox.Marker{ID: g.ID, At: g.FinishedAt.UTC()}), append(marked, i)
 		case intake.StatusPending:
 			if err := s.markPending(ctx, g); err != nil {
 				return nil, err
 			}
 		}
 	}
-	for _, err := range mongox.InsertMany(ctx, s.unrated, marks) {
+	fresh := make([]bool, len(gs)) // marked by this call, not before
+	for j, err := range mongox.InsertMany(ctx, s.unrated, marks) {
 		if err != nil && !mongo.IsDuplicateKeyError(err) {
 			return nil, wrap("mark games unrated", err)
 		}
+		fresh[marked[j]] = err == nil
 	}
 	out := make([]error, len(gs))
+	var unmark []string
 	for i, err := range mongox.InsertMany(ctx, s.games, docs) {
 		switch {
 		case err == nil:
 		case mongo.IsDuplicateKeyError(err):
 			out[i] = fmt.Errorf("%w: %q", intake.ErrSourceTaken, gs[i].SourceID)
+			if fresh[i] {
+				unmark = append(unmark, gs[i].ID)
+			}
 		default:
 			return nil, wrap("create games", err)
 		}
 	}
+	// As in Create: a new mark beside a game already there goes again.
+	if err := s.MarkAllRated(ctx, unmark); err != nil {
+		return nil, wrap("unmark games", err)
+	}
 	return out, nil
 }
 
-// MarkAllRated implements intake.BulkStore: the rated documents in one
-// insert; the unrated marks go later, with others'.
+// MarkAllRated implements intake.BulkStore: the games' unrated marks
+// deleted in one command.
 func (s *Store) MarkAllRated(ctx context.Context, ids []string) error {
-	docs := make([]any, len(ids))
-	for i, id := range ids {
-		docs[i] = ratedDoc{ID: id}
-	}
-	for _, err := range mongox.InsertMany(ctx, s.rated, docs) {
-		if err != nil && !mongo.IsDuplicateKeyError(err) {
+	for start := 0; start < len(ids); start += maxMarkDelete {
+		batch := ids[start:min(start+maxMarkDelete, len(ids))]
+		if _, err := s.unrated.DeleteMany(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: batch}}}}); err != nil {
 			return wrap("mark games rated", err)
 		}
 	}
-	for _, id := range ids {
-		s.delUnrated.Delete(id)
-	}
 	return nil
 }
+
+// maxMarkDelete bounds the ids of one delete of marks.
+const maxMarkDelete = 1000

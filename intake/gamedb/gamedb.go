@@ -24,9 +24,13 @@ const (
 	// expiry): an insert under the game's id.
 	Ends = "game_ends"
 	// Unrated marks the finished games not yet rated (by _id), so that
-	// Recover reads a small collection instead of scanning the games.
+	// Recover reads a small collection instead of scanning the games. A
+	// finished game without its mark is rated: the mark is written before
+	// the game and deleted once it is rated.
 	Unrated = "games_unrated"
-	// Rated holds one document per rated game.
+	// Rated held one document per rated game until the deleted mark said
+	// it (issue 15: one command a game less); stores written before still
+	// have them, and a marked game with one is rated.
 	Rated = "games_rated"
 	// Pending marks the pending games not yet ended (by _id, with both
 	// players and the expiry), so that expiry and "is this player in a
@@ -44,8 +48,8 @@ const (
 
 // Store is a intake.Store on a Mongo database. A game document is written
 // once; what happens to it later is a document of its own under the
-// game's id: its end (Ends: the finished game, or expiry) and its being
-// rated (Rated). Game puts them together. So a pending game's end is
+// game's id: its end (Ends: the finished game, or expiry), and its being
+// rated, said by its unrated mark's deletion. Game puts them together. So a pending game's end is
 // decided by an insert, never by a filtered update, which FerretDB v1 (the
 // embedded store) does not apply atomically; and the hot path only
 // inserts and reads by _id, the only operations that do not scan the
@@ -54,22 +58,23 @@ type Store struct {
 	games   *mongo.Collection
 	ends    *mongo.Collection
 	unrated *mongo.Collection
-	rated   *mongo.Collection
-	pending *mongo.Collection
-	flagged *mongo.Collection
-	players *mongo.Collection
+	// ratedOld is Rated, read for stores written before issue 15.
+	ratedOld *mongo.Collection
+	pending  *mongo.Collection
+	flagged  *mongo.Collection
+	players  *mongo.Collection
 	// The hot path's inserts, combined with concurrent callers' (group
 	// commit).
-	insGames, insUnrated, insRated, insPlayers *mongox.Inserter
-	delUnrated                                 *mongox.Deleter
+	insGames, insUnrated, insPlayers *mongox.Inserter
+	delUnrated                       *mongox.Deleter
 }
 
 var _ intake.Store = (*Store)(nil)
 
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
-	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated), rated: db.Collection(Rated), pending: db.Collection(Pending), flagged: db.Collection(Flagged), players: db.Collection(ByPlayer)}
-	s.insGames, s.insUnrated, s.insRated = mongox.NewInserter(s.games), mongox.NewInserter(s.unrated), mongox.NewInserter(s.rated)
+	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated), ratedOld: db.Collection(Rated), pending: db.Collection(Pending), flagged: db.Collection(Flagged), players: db.Collection(ByPlayer)}
+	s.insGames, s.insUnrated = mongox.NewInserter(s.games), mongox.NewInserter(s.unrated)
 	s.insPlayers = mongox.NewInserter(s.players)
 	s.delUnrated = mongox.NewDeleter(s.unrated)
 	// source_id is unique: the idempotency key of a submission. The
@@ -196,11 +201,14 @@ func (s *Store) Create(ctx context.Context, g intake.StoredGame) error {
 	if err != nil {
 		return err
 	}
+	marked := false // a mark of this call's own, not one already there
 	switch g.Status {
 	case intake.StatusFinished:
-		if err := s.markUnrated(ctx, g); err != nil {
-			return err
+		err := s.insUnrated.Insert(ctx, mongox.Marker{ID: g.ID, At: g.FinishedAt.UTC()})
+		if err != nil && !mongo.IsDuplicateKeyError(err) {
+			return wrap("mark game unrated", err)
 		}
+		marked = err == nil
 	case intake.StatusPending:
 		if err := s.markPending(ctx, g); err != nil {
 			return err
@@ -213,6 +221,13 @@ func (s *Store) Create(ctx context.Context, g intake.StoredGame) error {
 	}
 	err = s.insGames.Insert(ctx, d)
 	if mongo.IsDuplicateKeyError(err) {
+		// A new mark beside a game already there would say a rated game
+		// is not: the mark was gone, so it goes again.
+		if marked {
+			if err := s.delUnrated.DeleteNow(ctx, g.ID); err != nil {
+				return wrap("unmark game", err)
+			}
+		}
 		return fmt.Errorf("%w: %q", intake.ErrSourceTaken, g.SourceID)
 	}
 	return wrap("create game", err)
@@ -247,12 +262,12 @@ func (s *Store) assemble(ctx context.Context, d gameDoc) (intake.StoredGame, err
 		}
 	}
 	if d.Status == string(intake.StatusFinished) {
-		err := s.rated.FindOne(ctx, bson.D{{Key: "_id", Value: d.ID}}).Err()
-		switch {
-		case err == nil:
+		rated, err := s.rated(ctx, d.ID)
+		if err != nil {
+			return intake.StoredGame{}, err
+		}
+		if rated {
 			d.Status = string(intake.StatusRated)
-		case !errors.Is(err, mongo.ErrNoDocuments):
-			return intake.StoredGame{}, wrap("read game", err)
 		}
 	}
 	return d.game()
@@ -313,21 +328,32 @@ func (s *Store) Finish(ctx context.Context, f intake.StoredGame) error {
 	return s.unmarkPending(ctx, f.ID)
 }
 
-// ratedDoc says a game is rated.
-type ratedDoc struct {
-	ID string `bson:"_id"`
+// rated reports whether the finished game is rated: its unrated mark is
+// gone, or (a store written before the mark said it) a rated document is
+// there. One read by _id for almost every game.
+func (s *Store) rated(ctx context.Context, id string) (bool, error) {
+	err := s.unrated.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Err()
+	switch {
+	case errors.Is(err, mongo.ErrNoDocuments):
+		return true, nil
+	case err != nil:
+		return false, wrap("read game", err)
+	}
+	err = s.ratedOld.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Err()
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, mongo.ErrNoDocuments):
+		return false, nil
+	}
+	return false, wrap("read game", err)
 }
 
-// MarkRated implements intake.Store: an insert under the game's id, then
-// its unrated mark goes, later and with others' (Finished drops a rated
-// game's mark it finds). It reads nothing: intake calls it for a finished
-// game only.
+// MarkRated implements intake.Store: the game's unrated mark is deleted,
+// with the other games' marked at the same time (one command for them
+// all). It reads nothing: intake calls it for a finished game only.
 func (s *Store) MarkRated(ctx context.Context, id string) error {
-	if err := s.insRated.Insert(ctx, ratedDoc{ID: id}); err != nil && !mongo.IsDuplicateKeyError(err) {
-		return wrap("mark game rated", err)
-	}
-	s.delUnrated.Delete(id)
-	return nil
+	return wrap("mark game rated", s.delUnrated.DeleteNow(ctx, id))
 }
 
 // Finished implements intake.Store: the marked games, oldest first; the

@@ -52,7 +52,6 @@ func (m *Memory) MarkAllRated(ctx context.Context, ids []string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, id := range ids {
-		m.rated[id] = true
 		delete(m.unrated, id)
 	}
 	return nil

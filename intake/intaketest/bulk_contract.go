@@ -48,4 +48,15 @@ func bulkWrites(t *testing.T, s intake.Store) {
 	if err != nil || len(got) != 1 || got[0].ID != "g2" {
 		t.Fatalf("Finished = %v, %v; want g2", ids(got), err)
 	}
+	// A rated game created again (an import run again) stays rated.
+	answers, err = bs.CreateAll(ctx, []intake.StoredGame{Finished("g1", "src-1", "alice", "bob", t0)})
+	if err != nil || len(answers) != 1 || !errors.Is(answers[0], intake.ErrSourceTaken) {
+		t.Fatalf("CreateAll of g1 again = %v, %v; want ErrSourceTaken", answers, err)
+	}
+	if g := mustGet(t, s, "g1"); g.Status != intake.StatusRated {
+		t.Fatalf("g1 created again is %s, want rated", g.Status)
+	}
+	if got, err := s.Finished(ctx, 10); err != nil || len(got) != 1 || got[0].ID != "g2" {
+		t.Fatalf("Finished after g1 again = %v, %v; want g2", ids(got), err)
+	}
 }

@@ -251,6 +251,20 @@ func markRatedIdempotent(t *testing.T, s intake.Store) {
 			t.Fatalf("status %s after MarkRated", g.Status)
 		}
 	}
+	// The same game created again (a retried submission, under its id or
+	// another) is refused and leaves it rated and listed nowhere as
+	// unrated.
+	for _, again := range []intake.StoredGame{Finished("g1", "src", "alice", "bob", t0), Finished("g2", "src", "alice", "bob", t0)} {
+		if err := s.Create(ctx, again); !errors.Is(err, intake.ErrSourceTaken) {
+			t.Fatalf("Create %s again: %v, want ErrSourceTaken", again.ID, err)
+		}
+		if g := mustGet(t, s, "g1"); g.Status != intake.StatusRated {
+			t.Fatalf("status %s after %s was created again", g.Status, again.ID)
+		}
+		if gs, err := s.Finished(ctx, 10); err != nil || len(gs) != 0 {
+			t.Fatalf("Finished after %s was created again = %v, %v; want none", again.ID, ids(gs), err)
+		}
+	}
 }
 
 func finishedOldestFirst(t *testing.T, s intake.Store) {

@@ -18,8 +18,8 @@ import (
 
 // Memory is a intake.Store in memory that answers as gamedb does. A game
 // is kept as created; a pending game's end (its result, or expiry) and a
-// game's being rated are facts of their own under its id, each decided
-// once, and Game puts them together, so a result replaces the pending
+// game's being rated (its unrated mark deleted, as in gamedb) are facts of
+// their own under its id, each decided once, and Game puts them together, so a result replaces the pending
 // game whole and a result racing an expiry cannot both win. Records and
 // verdicts are kept as their JSON (as gamedb keeps them), times as BSON
 // dates keep them (UTC, to the millisecond), so nothing a caller holds
@@ -36,8 +36,7 @@ type Memory struct {
 	games    map[string]memGame   // as created, by id
 	bySource map[string]string    // source_id → id
 	ends     map[string]memEnd    // a pending game's end, decided once
-	rated    map[string]bool      // rated, by id
-	unrated  map[string]time.Time // finished and not yet rated: when it finished
+	unrated  map[string]time.Time // finished and not yet rated: when it finished; a finished game without one is rated
 	pending  map[string]memMark   // pending and not yet ended
 	flagged  map[string]memFlag   // flag + "#" + id: the first mark
 }
@@ -74,7 +73,7 @@ var _ intake.Store = (*Memory)(nil)
 // NewMemory returns an empty Memory.
 func NewMemory() *Memory {
 	return &Memory{games: map[string]memGame{}, bySource: map[string]string{}, ends: map[string]memEnd{},
-		rated: map[string]bool{}, unrated: map[string]time.Time{}, pending: map[string]memMark{}, flagged: map[string]memFlag{}}
+		unrated: map[string]time.Time{}, pending: map[string]memMark{}, flagged: map[string]memFlag{}}
 }
 
 // enter runs the fault hook and refuses a finished context, as a driver
@@ -183,7 +182,7 @@ func (m *Memory) assembled(id string) (memGame, bool) {
 			}
 		}
 	}
-	if d.g.Status == intake.StatusFinished && m.rated[d.g.ID] {
+	if _, marked := m.unrated[d.g.ID]; d.g.Status == intake.StatusFinished && !marked {
 		d.g.Status = intake.StatusRated
 	}
 	return d, true
@@ -252,7 +251,6 @@ func (m *Memory) MarkRated(ctx context.Context, id string) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.rated[id] = true
 	delete(m.unrated, id)
 	return nil
 }

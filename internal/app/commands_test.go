@@ -47,9 +47,13 @@ import (
 // pairing 2). Then a player's list of games (issue 14) added one insert
 // to each (games_by_player: FerretDB v1 scans for any query but one by
 // _id, so the list is a small collection of its own): a game 12, a
-// pairing 3.
+// pairing 3. Then a game's being rated became its unrated marker's
+// delete, with other games' at the same time, awaited (no rated
+// document): a game 11. Then no done document for a game's rating
+// operation: its written plan says it is done (rating.Service.isDone), and
+// intake's deleted mark says the game is rated: a game 10.
 const (
-	maxGameMongo   = 12 // one rated game, both players with a ledger head
+	maxGameMongo   = 10 // one rated game, both players with a ledger head
 	maxGameRedis   = 1
 	maxTicketMongo = 2 // one matchmaking ticket through the API
 	maxTicketRedis = 2

@@ -70,3 +70,45 @@ func TestDeleterCountsFailures(t *testing.T) {
 		t.Fatalf("failed = %d on a closed client, want 1", failed)
 	}
 }
+
+// DeleteNow returns only once its marker is gone, however many callers
+// share the delete, and says when the delete failed.
+func TestDeleterDeleteNowWaitsForItsDelete(t *testing.T) {
+	ctx := context.Background()
+	c := testsvc.Mongo(t).Collection("marks")
+	const n = 30
+	for i := range n {
+		if err := Mark(ctx, c, fmt.Sprintf("m%d", i), time.Unix(int64(i), 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := NewDeleter(c)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			id := fmt.Sprintf("m%d", i)
+			if err := d.DeleteNow(ctx, id); err != nil {
+				t.Errorf("DeleteNow(%s): %v", id, err)
+				return
+			}
+			if err := c.FindOne(ctx, map[string]string{"_id": id}).Err(); err != mongo.ErrNoDocuments {
+				t.Errorf("%s after DeleteNow: %v, want no document", id, err)
+			}
+		})
+	}
+	wg.Wait()
+	if err := d.DeleteNow(ctx, "never-marked"); err != nil {
+		t.Errorf("DeleteNow of a marker not there: %v", err)
+	}
+
+	closed, err := mongo.Connect(options.Client().ApplyURI(testsvc.MongoURI(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := closed.Disconnect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := NewDeleter(closed.Database("x").Collection("marks")).DeleteNow(ctx, "a"); err == nil {
+		t.Error("DeleteNow on a closed client: no error")
+	}
+}

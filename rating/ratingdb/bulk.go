@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -27,17 +28,20 @@ type reprojectDoc struct {
 	Players []string `bson:"players"`
 }
 
-// CreateOps implements rating.BulkStore: the markers in one insert, then
-// the operations in one.
+// CreateOps implements rating.BulkStore: the markers of the untracked
+// operations in one insert, then the operations in one.
 func (s *Store) CreateOps(ctx context.Context, ops []rating.Operation) ([]bool, error) {
-	marks := make([]any, len(ops))
+	var marks []any
 	docs := make([]any, len(ops))
 	for i, op := range ops {
 		d, err := toOpDoc(op)
 		if err != nil {
 			return nil, err
 		}
-		docs[i], marks[i] = d, mongox.Marker{ID: op.ID, At: op.At.UTC()}
+		docs[i] = d
+		if !op.Tracked {
+			marks = append(marks, mongox.Marker{ID: op.ID, At: op.At.UTC()})
+		}
 	}
 	for _, err := range mongox.InsertMany(ctx, s.open, marks) {
 		if err != nil && !mongo.IsDuplicateKeyError(err) {
@@ -122,6 +126,83 @@ func (s *Store) CommitStates(ctx context.Context, sts []rating.PlayerState) erro
 	if err := s.repairProjections(ctx); err != nil {
 		return err
 	}
+	last, names, err := s.insertVersions(ctx, sts)
+	if err != nil || len(names) == 0 {
+		return err
+	}
+	return s.rewriteProjections(ctx, last, names)
+}
+
+// CommitVersions implements rating.BulkStore: the versions in one insert,
+// after a Reproject marker naming their players (a crash before
+// ReprojectAll leaves it for the next CommitStates to repair); this
+// process's own markers wait for its ReprojectAll.
+func (s *Store) CommitVersions(ctx context.Context, sts []rating.PlayerState) error {
+	var names []string
+	seen := map[string]bool{}
+	for _, st := range sts {
+		if !seen[st.Username] {
+			seen[st.Username] = true
+			names = append(names, st.Username)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	mark := reprojectDoc{ID: fmt.Sprintf("run:%s#%d", names[0], sts[0].Version), Players: names}
+	if _, err := s.reproject.InsertOne(ctx, mark); err != nil && !mongo.IsDuplicateKeyError(err) {
+		return wrap("mark projections", err)
+	}
+	s.deferred.Lock()
+	if s.deferredMarks == nil {
+		s.deferredMarks = map[string]bool{}
+	}
+	s.deferredMarks[mark.ID] = true
+	s.deferred.Unlock()
+	_, _, err := s.insertVersions(ctx, sts)
+	return err
+}
+
+// ReprojectAll implements rating.BulkStore: the projections rewritten as
+// CommitStates rewrites them, then this process's markers of deferred
+// projections removed.
+func (s *Store) ReprojectAll(ctx context.Context, sts []rating.PlayerState) error {
+	// Others' markers first (this process's own are skipped: they are
+	// what this call rewrites).
+	if err := s.repairProjections(ctx); err != nil {
+		return err
+	}
+	s.deferred.Lock()
+	own := s.deferredMarks
+	s.deferredMarks = nil
+	s.deferred.Unlock()
+	last := map[string]stateDoc{}
+	var names []string
+	for _, st := range sts {
+		d := toStateDoc(st)
+		if old, ok := last[st.Username]; !ok || d.Version > old.Version {
+			if !ok {
+				names = append(names, st.Username)
+			}
+			last[st.Username] = d
+		}
+	}
+	if len(names) > 0 {
+		if err := s.rewriteProjections(ctx, last, names); err != nil {
+			return err
+		}
+	}
+	for id := range own {
+		if _, err := s.reproject.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}}); err != nil {
+			return wrap("unmark projections", err)
+		}
+	}
+	return nil
+}
+
+// insertVersions inserts the states (a duplicate checked as Commit checks
+// it) and returns each player's last stored version, players in order.
+func (s *Store) insertVersions(ctx context.Context, sts []rating.PlayerState) (map[string]stateDoc, []string, error) {
 	docs := make([]any, len(sts))
 	for i, st := range sts {
 		docs[i] = toStateDoc(st)
@@ -132,14 +213,14 @@ func (s *Store) CommitStates(ctx context.Context, sts []rating.PlayerState) erro
 		d := docs[i].(stateDoc)
 		if err != nil {
 			if !mongo.IsDuplicateKeyError(err) {
-				return wrap("commit players", err)
+				return nil, nil, wrap("commit players", err)
 			}
 			var got stateDoc
 			if err := s.states.FindOne(ctx, bson.D{{Key: "_id", Value: d.ID}}).Decode(&got); err != nil {
-				return wrap("read player version", err)
+				return nil, nil, wrap("read player version", err)
 			}
 			if got.Op != d.Op {
-				return fmt.Errorf("player %s version %d is operation %q's, not %q's: %w", d.Username, d.Version, got.Op, d.Op, rating.ErrVersionTaken)
+				return nil, nil, fmt.Errorf("player %s version %d is operation %q's, not %q's: %w", d.Username, d.Version, got.Op, d.Op, rating.ErrVersionTaken)
 			}
 			d = got
 		}
@@ -151,9 +232,13 @@ func (s *Store) CommitStates(ctx context.Context, sts []rating.PlayerState) erro
 			last[d.Username] = d
 		}
 	}
-	if len(names) == 0 {
-		return nil
-	}
+	return last, names, nil
+}
+
+// rewriteProjections writes each named player's projection at last[name]:
+// one of them by a monotonic update, more removed in one delete and
+// inserted in one insert under a Reproject marker.
+func (s *Store) rewriteProjections(ctx context.Context, last map[string]stateDoc, names []string) error {
 	if len(names) == 1 {
 		d := last[names[0]]
 		return s.project(ctx, d, d.Version-1)
@@ -189,7 +274,13 @@ func (s *Store) repairProjections(ctx context.Context) error {
 	if err := cur.All(ctx, &marks); err != nil {
 		return wrap("read projection marks", err)
 	}
+	s.deferred.Lock()
+	own := maps.Clone(s.deferredMarks)
+	s.deferred.Unlock()
 	for _, m := range marks {
+		if own[m.ID] {
+			continue // this process's run of batches rewrites them at its end
+		}
 		for _, n := range m.Players {
 			if _, err := s.Player(ctx, n); err != nil {
 				return err

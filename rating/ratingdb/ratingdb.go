@@ -25,7 +25,7 @@ const (
 	Ops     = "rating_ops"
 	Open    = "rating_open"  // one marker per operation not yet done
 	Plans   = "rating_plans" // one document per operation, written once
-	Done    = "rating_done"  // one document per operation done, written once
+	Done    = "rating_done"  // one document per operation done (a tracked one only when given up), written once
 	Ledger  = "rating_ledger"
 )
 
@@ -62,6 +62,10 @@ type Store struct {
 	insStates, insHolds, insOps, insOpen, insPlans, insDone, insLedger *mongox.Inserter
 	delOpen                                                            *mongox.Deleter
 	tracked                                                            trackedIDs
+	// deferredMarks are this process's Reproject markers of a run of
+	// batches whose projections wait for its ReprojectAll (bulk.go).
+	deferred      sync.Mutex
+	deferredMarks map[string]bool
 }
 
 var (
@@ -93,6 +97,10 @@ func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 		}
 	}
 	if err := s.openAudit(ctx, db); err != nil {
+		return nil, err
+	}
+	// Projections a bulk run that died left behind (bulk.go).
+	if err := s.repairProjections(ctx); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -88,6 +88,40 @@ func (m *Memory) CommitStates(ctx context.Context, sts []rating.PlayerState) err
 	return m.commitAll(ctx, "CommitStates", sts)
 }
 
+// CommitVersions implements rating.BulkStore: as CommitStates, the hints
+// left as they are.
+func (m *Memory) CommitVersions(ctx context.Context, sts []rating.PlayerState) error {
+	if err := m.enter(ctx, "CommitVersions"); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	inserted := make([]bool, len(sts))
+	for i, st := range sts {
+		inserted[i] = m.insertState(st)
+	}
+	for i, st := range sts {
+		if got := m.states[memKey(st.Username, st.Version)]; !inserted[i] && got.Op != st.Op {
+			return fmt.Errorf("player %s version %d is operation %q's, not %q's: %w", st.Username, st.Version, got.Op, st.Op, rating.ErrVersionTaken)
+		}
+	}
+	return nil
+}
+
+// ReprojectAll implements rating.BulkStore: each hint set to the state
+// given.
+func (m *Memory) ReprojectAll(ctx context.Context, sts []rating.PlayerState) error {
+	if err := m.enter(ctx, "ReprojectAll"); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, st := range sts {
+		m.latest[st.Username] = storedState(st)
+	}
+	return nil
+}
+
 // AppendAll implements rating.BulkStore: as AppendEntries.
 func (m *Memory) AppendAll(ctx context.Context, es []rating.LedgerEntry) error {
 	if err := m.enter(ctx, "AppendAll"); err != nil {

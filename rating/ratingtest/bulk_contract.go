@@ -77,6 +77,25 @@ func bulkWrites(t *testing.T, s rating.BulkStore) {
 	}
 	check(t, "one player", must[rating.PlayerState](t)(s.Latest(ctx, "dave")), v("dave", 0, "", 0))
 
+	// A run of batches: the versions now, the latest-state records at
+	// its end; a retry and another operation's version answer as above.
+	run := []rating.PlayerState{v("alice", 3, "g5", 11), v("dave", 1, "g5", -2), v("dave", 2, "g6", -4)}
+	for i := range 2 {
+		if err := s.CommitVersions(ctx, run); err != nil {
+			t.Fatalf("CommitVersions #%d: %v", i+1, err)
+		}
+	}
+	check(t, "Player after CommitVersions", must[rating.PlayerState](t)(s.Player(ctx, "dave")), run[2])
+	if err := s.CommitVersions(ctx, []rating.PlayerState{v("dave", 2, "g9", 0)}); !errors.Is(err, rating.ErrVersionTaken) {
+		t.Fatalf("dave's version 2 by another operation: %v, want ErrVersionTaken", err)
+	}
+	if err := s.ReprojectAll(ctx, []rating.PlayerState{run[0], run[2]}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []rating.PlayerState{run[0], run[2]} {
+		check(t, "Latest after ReprojectAll", must[rating.PlayerState](t)(s.Latest(ctx, want.Username)), want)
+	}
+
 	entry := func(user string, seq int64, delta int) rating.LedgerEntry {
 		e := rating.LedgerEntry{Username: user, Seq: seq, Cause: rating.CauseGame, CauseID: "g1", Delta: delta, At: t0}
 		e.Hash = e.ComputeHash()
