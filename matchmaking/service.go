@@ -55,6 +55,8 @@ const (
 	maxEnqueueAttempts = 8
 	// staleBatch bounds how many stale tickets one pass expires.
 	staleBatch = 1000
+	// maxConcurrentGames bounds the games one pass makes at once.
+	maxConcurrentGames = 64
 )
 
 // Service is matchmaking: tickets in, pairings out, games made. It is safe
@@ -452,23 +454,39 @@ func (s *Service) complete(ctx context.Context, pool string, ps []Pairing) error
 	if err != nil {
 		return err
 	}
-	done := make([]Pairing, 0, len(ps))
-	var errs []error
+	// The games are made concurrently, so that the store can write them
+	// together (the pending-game inserts are combined: group commit)
+	// instead of one pairing after another.
+	gameIDs := make([]string, len(ps))
+	gameErrs := make([]error, len(ps))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, maxConcurrentGames)
 	for i := range ps {
 		p := ps[i]
-		if p.GameID == "" {
-			id, err := s.games.CreatePending(ctx, PendingGame{
+		if p.GameID != "" {
+			gameIDs[i] = p.GameID
+			continue
+		}
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			gameIDs[i], gameErrs[i] = s.games.CreatePending(ctx, PendingGame{
 				ID: p.ID, Black: p.Black.Player, White: p.White.Player,
 				BoardSize: pl.BoardSize, Rules: pl.Rules, TimeControl: pl.TimeControl, Rated: pl.Rated,
 				CreatedAt: p.ClaimedAt,
 			})
-			if err != nil {
-				// Left open: the next pass or poll tries again.
-				errs = append(errs, fmt.Errorf("matchmaking: create game of pairing %s: %w", p.ID, err))
-				continue
-			}
-			p.GameID = id
+		})
+	}
+	wg.Wait()
+	done := make([]Pairing, 0, len(ps))
+	var errs []error
+	for i, p := range ps {
+		if err := gameErrs[i]; err != nil {
+			// Left open: the next pass or poll tries again.
+			errs = append(errs, fmt.Errorf("matchmaking: create game of pairing %s: %w", p.ID, err))
+			continue
 		}
+		p.GameID = gameIDs[i]
 		done = append(done, p)
 	}
 	if len(done) > 0 && s.cfg.Policy.Cooldown > 0 {

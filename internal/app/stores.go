@@ -50,9 +50,23 @@ type Stores struct {
 	Checks []api.Check
 }
 
+// OpenOption tunes OpenStores.
+type OpenOption func(*openOptions)
+
+type openOptions struct{ soleWriter bool }
+
+// SoleWriter says that no other process writes db (the embedded store,
+// whose data directory is locked to this process): the stores may then
+// keep in memory what they would otherwise read back (gamedb.SoleWriter).
+func SoleWriter() OpenOption { return func(o *openOptions) { o.soleWriter = true } }
+
 // OpenStores opens every store on a Mongo database and a Redis client (a
 // single server or a cluster), making sure their indexes exist.
-func OpenStores(ctx context.Context, db *mongo.Database, rdb redis.UniversalClient) (Stores, error) {
+func OpenStores(ctx context.Context, db *mongo.Database, rdb redis.UniversalClient, opts ...OpenOption) (Stores, error) {
+	var o openOptions
+	for _, f := range opts {
+		f(&o)
+	}
 	var s Stores
 	var err error
 	if s.Accounts, err = playerdb.New(ctx, db); err != nil {
@@ -61,7 +75,11 @@ func OpenStores(ctx context.Context, db *mongo.Database, rdb redis.UniversalClie
 	if s.Ratings, err = ratingdb.New(ctx, db); err != nil {
 		return Stores{}, err
 	}
-	if s.Games, err = gamedb.New(ctx, db); err != nil {
+	var gopts []gamedb.Option
+	if o.soleWriter {
+		gopts = append(gopts, gamedb.SoleWriter())
+	}
+	if s.Games, err = gamedb.New(ctx, db, gopts...); err != nil {
 		return Stores{}, err
 	}
 	if s.Presence, err = gamedb.NewPresence(ctx, db); err != nil {
