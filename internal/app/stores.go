@@ -48,6 +48,9 @@ type Stores struct {
 	Runs jobs.Runs
 	// Checks are the readiness probes (/readyz): one per store server.
 	Checks []api.Check
+	// SoleWriter: no other process writes the database (OpenStores'
+	// SoleWriter), so the services may trust what they keep in memory.
+	SoleWriter bool
 }
 
 // OpenOption tunes OpenStores.
@@ -57,7 +60,8 @@ type openOptions struct{ soleWriter bool }
 
 // SoleWriter says that no other process writes db (the embedded store,
 // whose data directory is locked to this process): the stores may then
-// keep in memory what they would otherwise read back (gamedb.SoleWriter).
+// keep in memory what they would otherwise read back (gamedb.SoleWriter;
+// the players' tokens, believed until they expire).
 func SoleWriter() OpenOption { return func(o *openOptions) { o.soleWriter = true } }
 
 // OpenStores opens every store on a Mongo database and a Redis client (a
@@ -67,7 +71,7 @@ func OpenStores(ctx context.Context, db *mongo.Database, rdb redis.UniversalClie
 	for _, f := range opts {
 		f(&o)
 	}
-	var s Stores
+	s := Stores{SoleWriter: o.soleWriter}
 	var err error
 	if s.Accounts, err = playerdb.New(ctx, db); err != nil {
 		return Stores{}, err
