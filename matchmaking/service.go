@@ -189,7 +189,7 @@ func (s *Service) Enqueue(ctx context.Context, req Request) (Ticket, error) {
 		}
 		// Retire the old ticket if it is stale, or tombstone it if it was
 		// never added, so that it can never turn live later.
-		ot, err := s.q.End(ctx, cur, false, now, s.cutoffs(now), s.cfg.Keep)
+		ot, err := s.retire(ctx, cur, now)
 		if err != nil {
 			return Ticket{}, err
 		}
@@ -213,6 +213,16 @@ func (s *Service) Enqueue(ctx context.Context, req Request) (Ticket, error) {
 	// A new ticket's heartbeat is its creation.
 	s.noteBeat(stored.Ref(), stored.State, stored.CreatedAt)
 	return stored, nil
+}
+
+// retire is End without cancel for an enqueue's old ticket, read only
+// when it has ended already (the usual case: the player's last game): an
+// ended ticket never turns live again, so End would return it unchanged.
+func (s *Service) retire(ctx context.Context, ref Ref, now time.Time) (Ticket, error) {
+	if t, err := s.q.Get(ctx, ref); err == nil && t.State != Waiting {
+		return t, nil
+	}
+	return s.q.End(ctx, ref, false, now, s.cutoffs(now), s.cfg.Keep)
 }
 
 // pointer returns the ref of the player's ticket; ErrNoTicket if none.
