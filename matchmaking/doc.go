@@ -70,8 +70,9 @@
 // cancel or a game, never both, and no ticket is paired twice even if two
 // replicas plan at once (the lease is for efficiency; the claim is the
 // guard). A claimed pairing stays open until its game exists: the game is
-// made through Games.CreatePending, idempotent by the pairing id, then the
-// meeting is recorded and the pairing closed. If the process dies in
+// made through Games.CreatePending, idempotent by the pairing id (a pass
+// makes its pairings' games concurrently, so that the store can combine
+// their writes), then the meeting is recorded and the pairing closed. If the process dies in
 // between, the next pass (Queue.Open) or the players' next poll after
 // Config.OpenGrace runs the same steps again.
 package matchmaking

@@ -19,6 +19,12 @@ type Config struct {
 	MaxAge time.Duration
 	// HeartbeatTimeout expires a ticket whose player stopped polling.
 	HeartbeatTimeout time.Duration
+	// HeartbeatRefresh, when positive, lets a poll read its waiting ticket
+	// without recording the heartbeat (a script run) if this replica
+	// recorded it less than this long ago: a player who stops polling then
+	// expires between HeartbeatTimeout-HeartbeatRefresh and
+	// HeartbeatTimeout after their last poll. Zero: every poll records it.
+	HeartbeatRefresh time.Duration
 	// Keep is how long an ended ticket stays readable by its player.
 	Keep time.Duration
 	// LeaseTTL is the pass lease's lifetime; a dead holder's lease is taken
@@ -55,6 +61,8 @@ const (
 	maxEnqueueAttempts = 8
 	// staleBatch bounds how many stale tickets one pass expires.
 	staleBatch = 1000
+	// maxConcurrentGames bounds the games one pass makes at once.
+	maxConcurrentGames = 64
 )
 
 // Service is matchmaking: tickets in, pairings out, games made. It is safe
@@ -67,7 +75,16 @@ type Service struct {
 
 	randMu   sync.Mutex
 	matchers sync.Pool
+
+	// beats is when this replica last recorded each waiting ticket's
+	// heartbeat (HeartbeatRefresh).
+	beatMu sync.Mutex
+	beats  map[Ref]time.Time
 }
+
+// maxBeats bounds Service.beats; it is forgotten all at once when full
+// (the next polls record their heartbeats again).
+const maxBeats = 100_000
 
 // New returns a service on its stores.
 func New(q Queue, games Games, history History, cfg Config) (*Service, error) {
@@ -87,8 +104,8 @@ func New(q Queue, games Games, history History, cfg Config) (*Service, error) {
 	def(&cfg.Keep, DefaultKeep)
 	def(&cfg.LeaseTTL, DefaultLeaseTTL)
 	def(&cfg.OpenGrace, DefaultOpenGrace)
-	if cfg.MaxAge < 0 || cfg.HeartbeatTimeout < 0 || cfg.Keep < 0 || cfg.LeaseTTL < time.Millisecond || cfg.OpenGrace < 0 {
-		return nil, fmt.Errorf("matchmaking config: negative durations or a lease under 1ms: %+v", cfg)
+	if cfg.MaxAge < 0 || cfg.HeartbeatTimeout < 0 || cfg.HeartbeatRefresh < 0 || cfg.HeartbeatRefresh >= cfg.HeartbeatTimeout && cfg.HeartbeatRefresh > 0 || cfg.Keep < 0 || cfg.LeaseTTL < time.Millisecond || cfg.OpenGrace < 0 {
+		return nil, fmt.Errorf("matchmaking config: negative durations, a lease under 1ms or a heartbeat refresh not under the heartbeat timeout: %+v", cfg)
 	}
 	if cfg.ClaimBatch <= 0 {
 		cfg.ClaimBatch = DefaultClaimBatch
@@ -111,7 +128,7 @@ func New(q Queue, games Games, history History, cfg Config) (*Service, error) {
 	if q == nil || games == nil || history == nil {
 		return nil, errors.New("matchmaking: a queue, games and history are required")
 	}
-	s := &Service{q: q, games: games, history: history, cfg: cfg}
+	s := &Service{q: q, games: games, history: history, cfg: cfg, beats: map[Ref]time.Time{}}
 	s.matchers.New = func() any { return &Matcher{Policy: cfg.Policy} }
 	return s, nil
 }
@@ -172,7 +189,7 @@ func (s *Service) Enqueue(ctx context.Context, req Request) (Ticket, error) {
 		}
 		// Retire the old ticket if it is stale, or tombstone it if it was
 		// never added, so that it can never turn live later.
-		ot, err := s.q.End(ctx, cur, false, now, s.cutoffs(now), s.cfg.Keep)
+		ot, err := s.retire(ctx, cur, now)
 		if err != nil {
 			return Ticket{}, err
 		}
@@ -193,7 +210,19 @@ func (s *Service) Enqueue(ctx context.Context, req Request) (Ticket, error) {
 		// it Cancelled, and the cancel stands.)
 		return Ticket{}, fmt.Errorf("%w (concurrent requests)", ErrHasTicket)
 	}
+	// A new ticket's heartbeat is its creation.
+	s.noteBeat(stored.Ref(), stored.State, stored.CreatedAt)
 	return stored, nil
+}
+
+// retire is End without cancel for an enqueue's old ticket, read only
+// when it has ended already (the usual case: the player's last game): an
+// ended ticket never turns live again, so End would return it unchanged.
+func (s *Service) retire(ctx context.Context, ref Ref, now time.Time) (Ticket, error) {
+	if t, err := s.q.Get(ctx, ref); err == nil && t.State != Waiting {
+		return t, nil
+	}
+	return s.q.End(ctx, ref, false, now, s.cutoffs(now), s.cfg.Keep)
 }
 
 // pointer returns the ref of the player's ticket; ErrNoTicket if none.
@@ -214,7 +243,7 @@ func (s *Service) Mine(ctx context.Context, player string) (Ticket, error) {
 		return Ticket{}, err
 	}
 	now := s.cfg.Now()
-	t, err := s.q.Poll(ctx, ref, now, s.cutoffs(now), s.cfg.Keep)
+	t, err := s.poll(ctx, ref, now)
 	if err != nil {
 		return Ticket{}, err
 	}
@@ -231,6 +260,49 @@ func (s *Service) Mine(ctx context.Context, player string) (Ticket, error) {
 		}
 	}
 	return t, nil
+}
+
+// poll is Queue.Poll, or a plain read of the ticket when this replica
+// recorded its heartbeat less than HeartbeatRefresh ago and it is not past
+// its age: the read is all a poll would do then but the heartbeat.
+func (s *Service) poll(ctx context.Context, ref Ref, now time.Time) (Ticket, error) {
+	cut := s.cutoffs(now)
+	if s.cfg.HeartbeatRefresh > 0 {
+		s.beatMu.Lock()
+		at, ok := s.beats[ref]
+		s.beatMu.Unlock()
+		if ok && now.Sub(at) < s.cfg.HeartbeatRefresh {
+			t, err := s.q.Get(ctx, ref)
+			if err == nil && (t.State != Waiting || t.CreatedAt.After(cut.Created)) {
+				s.noteBeat(ref, t.State, at)
+				return t, nil
+			}
+			// Missing or past its age: the script decides, as always.
+		}
+	}
+	t, err := s.q.Poll(ctx, ref, now, cut, s.cfg.Keep)
+	if err == nil {
+		s.noteBeat(ref, t.State, now)
+	}
+	return t, err
+}
+
+// noteBeat remembers a waiting ticket's heartbeat recorded at at, and
+// forgets an ended one.
+func (s *Service) noteBeat(ref Ref, st State, at time.Time) {
+	if s.cfg.HeartbeatRefresh <= 0 {
+		return
+	}
+	s.beatMu.Lock()
+	defer s.beatMu.Unlock()
+	if st != Waiting {
+		delete(s.beats, ref)
+		return
+	}
+	if len(s.beats) >= maxBeats {
+		clear(s.beats)
+	}
+	s.beats[ref] = at
 }
 
 // Cancel ends the player's waiting ticket. If a pairing took it first the
@@ -452,23 +524,39 @@ func (s *Service) complete(ctx context.Context, pool string, ps []Pairing) error
 	if err != nil {
 		return err
 	}
-	done := make([]Pairing, 0, len(ps))
-	var errs []error
+	// The games are made concurrently, so that the store can write them
+	// together (the pending-game inserts are combined: group commit)
+	// instead of one pairing after another.
+	gameIDs := make([]string, len(ps))
+	gameErrs := make([]error, len(ps))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, maxConcurrentGames)
 	for i := range ps {
 		p := ps[i]
-		if p.GameID == "" {
-			id, err := s.games.CreatePending(ctx, PendingGame{
+		if p.GameID != "" {
+			gameIDs[i] = p.GameID
+			continue
+		}
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			gameIDs[i], gameErrs[i] = s.games.CreatePending(ctx, PendingGame{
 				ID: p.ID, Black: p.Black.Player, White: p.White.Player,
 				BoardSize: pl.BoardSize, Rules: pl.Rules, TimeControl: pl.TimeControl, Rated: pl.Rated,
 				CreatedAt: p.ClaimedAt,
 			})
-			if err != nil {
-				// Left open: the next pass or poll tries again.
-				errs = append(errs, fmt.Errorf("matchmaking: create game of pairing %s: %w", p.ID, err))
-				continue
-			}
-			p.GameID = id
+		})
+	}
+	wg.Wait()
+	done := make([]Pairing, 0, len(ps))
+	var errs []error
+	for i, p := range ps {
+		if err := gameErrs[i]; err != nil {
+			// Left open: the next pass or poll tries again.
+			errs = append(errs, fmt.Errorf("matchmaking: create game of pairing %s: %w", p.ID, err))
+			continue
 		}
+		p.GameID = gameIDs[i]
 		done = append(done, p)
 	}
 	if len(done) > 0 && s.cfg.Policy.Cooldown > 0 {

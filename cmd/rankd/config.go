@@ -89,6 +89,9 @@ const (
 	// DefaultMatchEvery: one pass a second keeps waits short and costs one
 	// pass per pool per second (a 10,000-player pass is ~20 ms).
 	DefaultMatchEvery = time.Second
+	// heartbeatRefreshShare: a replica records a ticket's heartbeat at
+	// most every sixth of RANK_TICKET_HEARTBEAT (10 s of 1 m).
+	heartbeatRefreshShare = 6
 )
 
 // setting is one configuration entry: a flag, its environment variable,
@@ -258,6 +261,8 @@ func (c Config) appConfig() app.Config {
 			Policy:           c.matchPolicy(),
 			MaxAge:           c.TicketMaxAge,
 			HeartbeatTimeout: c.TicketHeartbeat,
+			// A poll a second would otherwise run a script each on Redis.
+			HeartbeatRefresh: c.TicketHeartbeat / heartbeatRefreshShare,
 		},
 		GameTTL:        c.GameTTL,
 		Placement:      c.Placement,

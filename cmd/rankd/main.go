@@ -122,7 +122,12 @@ func (m *Main) Run(ctx context.Context) error {
 	if m.redis, err = wire.OpenRedis(ctx, cfg.RedisURL, log); err != nil {
 		return err
 	}
-	stores, err := app.OpenStores(ctx, m.mongo.DB, m.redis.Client)
+	var sopts []app.OpenOption
+	if m.mongo.Embedded {
+		// The data directory is locked to this process: no other writes.
+		sopts = append(sopts, app.SoleWriter())
+	}
+	stores, err := app.OpenStores(ctx, m.mongo.DB, m.redis.Client, sopts...)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,10 @@
 //
 // Pending games are marked in a small collection of their own until they
 // end, so that expiry and "is this player in a game" (Unfinished, asked at
-// every matchmaking enqueue) never scan the games. Likewise every game is
+// every matchmaking enqueue) never scan the games; a Store that is the
+// database's only writer (SoleWriter: the embedded store) keeps those
+// marks in memory as well, so that Unfinished reads nothing for a player
+// without one. Likewise every game is
 // listed under its two players in a collection of small documents
 // (ByPlayer), which a player's games page scans instead of the records;
 // an abort is an end like a result or an expiry.

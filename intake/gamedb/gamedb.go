@@ -66,17 +66,39 @@ type Store struct {
 	// The hot path's inserts, combined with concurrent callers' (group
 	// commit).
 	insGames, insUnrated, insPlayers *mongox.Inserter
-	delUnrated                       *mongox.Deleter
+	// Pending marks go with concurrent pairings' (a pass makes its games
+	// together).
+	insPending *mongox.Inserter
+	delUnrated *mongox.Deleter
+	// marks is, for a sole writer (SoleWriter), every player's pending
+	// marks; nil otherwise.
+	marks *markIndex
+}
+
+// Option tunes New.
+type Option func(*Store)
+
+// SoleWriter says that this Store is the only writer of the database (the
+// embedded store: its data directory is locked to one process). Then the
+// pending marks are read once at New and kept in memory as they are
+// written, and Unfinished, asked at every matchmaking enqueue, reads the
+// store only for the marks a player has. Never use it on a database that
+// another process writes: it would miss their pending games.
+func SoleWriter() Option {
+	return func(s *Store) { s.marks = &markIndex{by: map[string]map[string]int{}} }
 }
 
 var _ intake.Store = (*Store)(nil)
 
 // New returns a Store on db after making sure its indexes exist.
-func New(ctx context.Context, db *mongo.Database) (*Store, error) {
+func New(ctx context.Context, db *mongo.Database, opts ...Option) (*Store, error) {
 	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated), ratedOld: db.Collection(Rated), pending: db.Collection(Pending), flagged: db.Collection(Flagged), players: db.Collection(ByPlayer)}
 	s.insGames, s.insUnrated = mongox.NewInserter(s.games), mongox.NewInserter(s.unrated)
-	s.insPlayers = mongox.NewInserter(s.players)
+	s.insPlayers, s.insPending = mongox.NewInserter(s.players), mongox.NewInserter(s.pending)
 	s.delUnrated = mongox.NewDeleter(s.unrated)
+	for _, o := range opts {
+		o(s)
+	}
 	// source_id is unique: the idempotency key of a submission. The
 	// status index serves expiry (pending, by expiry). One call per
 	// index: FerretDB v1 panics on a createIndexes of several indexes that
@@ -107,6 +129,15 @@ func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 	}
 	if err := s.backfillByPlayer(ctx); err != nil {
 		return nil, err
+	}
+	if s.marks != nil {
+		marks, err := s.pendingMarks(ctx, bson.D{})
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range marks {
+			s.marks.add(m)
+		}
 	}
 	return s, nil
 }
@@ -422,9 +453,13 @@ type pendingDoc struct {
 
 // markPending marks the game before it is stored, so that no pending game
 // is ever without its mark; a mark whose game never came is dropped by
-// Unfinished and ExpirePending.
+// Unfinished and ExpirePending. The in-memory index (SoleWriter) learns of
+// the mark before the insert and forgets it only after the delete, so it
+// holds every stored mark, perhaps a few more.
 func (s *Store) markPending(ctx context.Context, g intake.StoredGame) error {
-	_, err := s.pending.InsertOne(ctx, pendingDoc{ID: g.ID, Black: g.Black, White: g.White, ExpiresAt: g.ExpiresAt.UTC()})
+	m := pendingDoc{ID: g.ID, Black: g.Black, White: g.White, ExpiresAt: g.ExpiresAt.UTC()}
+	s.marks.add(m)
+	err := s.insPending.Insert(ctx, m)
 	if mongo.IsDuplicateKeyError(err) {
 		return nil // a retry of the same create
 	}
@@ -433,6 +468,9 @@ func (s *Store) markPending(ctx context.Context, g intake.StoredGame) error {
 
 func (s *Store) unmarkPending(ctx context.Context, id string) error {
 	_, err := s.pending.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
+	if err == nil {
+		s.marks.remove(id)
+	}
 	return wrap("unmark pending game", err)
 }
 
@@ -452,11 +490,17 @@ func (s *Store) pendingMarks(ctx context.Context, filter bson.D) ([]pendingDoc, 
 // still pending. Marks of games that ended (a crash between the end and
 // the unmarking) or never came are dropped on the way.
 func (s *Store) Unfinished(ctx context.Context, player string) ([]string, error) {
-	marks, err := s.pendingMarks(ctx, bson.D{{Key: "$or", Value: bson.A{
-		bson.D{{Key: "black", Value: player}}, bson.D{{Key: "white", Value: player}},
-	}}})
-	if err != nil {
-		return nil, err
+	var marks []pendingDoc
+	if s.marks != nil {
+		marks = s.marks.of(player)
+	} else {
+		var err error
+		marks, err = s.pendingMarks(ctx, bson.D{{Key: "$or", Value: bson.A{
+			bson.D{{Key: "black", Value: player}}, bson.D{{Key: "white", Value: player}},
+		}}})
+		if err != nil {
+			return nil, err
+		}
 	}
 	var ids []string
 	for _, m := range marks {

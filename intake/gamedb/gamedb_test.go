@@ -3,8 +3,11 @@ package gamedb_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
+
+	"go.mongodb.org/mongo-driver/v2/event"
 
 	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/intake/gamedb"
@@ -24,7 +27,86 @@ func TestContract(t *testing.T) {
 			})
 		})
 	}
+	// The sole writer's in-memory marks answer as the store would.
+	t.Run("sole writer", func(t *testing.T) {
+		intaketest.Run(t, func(t *testing.T) intake.Store {
+			s, err := gamedb.New(context.Background(), testsvc.Mongo(t), gamedb.SoleWriter())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		})
+	})
 }
+
+// TestSoleWriterMarks: a sole writer started on a database with pending
+// games knows them (their marks are read at New), forgets a game once it
+// ends, and asks the store nothing about a player without pending games.
+func TestSoleWriterMarks(t *testing.T) {
+	ctx := context.Background()
+	c := &finds{}
+	db := testsvc.MongoMonitored(t, testsvc.KindFerretDB, &event.CommandMonitor{Started: c.started})
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	first, err := gamedb.New(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, pair := range [][2]string{{"ann", "bob"}, {"bob", "cat"}} {
+		if err := first.Create(ctx, intaketest.PendingGame(fmt.Sprint("p", i), pair[0], pair[1], t0, time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := gamedb.New(ctx, db, gamedb.SoleWriter())
+	if err != nil {
+		t.Fatal(err)
+	}
+	unfinished := func(player string) []string {
+		t.Helper()
+		ids, err := s.Unfinished(ctx, player)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids
+	}
+	if got := unfinished("bob"); fmt.Sprint(got) != "[p0 p1]" {
+		t.Fatalf("bob's pending games from the marks read at New: %v", got)
+	}
+	if err := s.Create(ctx, intaketest.PendingGame("p2", "dan", "ann", t0, time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if got := unfinished("dan"); fmt.Sprint(got) != "[p2]" {
+		t.Fatalf("dan's pending games after this store made one: %v", got)
+	}
+	if err := s.Abort(ctx, "p0", "ann", t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if got := unfinished("ann"); fmt.Sprint(got) != "[p2]" {
+		t.Fatalf("ann's pending games after p0 was aborted: %v", got)
+	}
+	c.reset()
+	if got := unfinished("eve"); len(got) != 0 {
+		t.Fatalf("eve has no game, got %v", got)
+	}
+	if n := c.count(); n != 0 {
+		t.Fatalf("Unfinished of a player without marks sent %d commands, want 0", n)
+	}
+}
+
+// finds counts the commands a database is sent.
+type finds struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (f *finds) started(_ context.Context, e *event.CommandStartedEvent) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.n++
+}
+
+func (f *finds) reset() { f.mu.Lock(); f.n = 0; f.mu.Unlock() }
+
+func (f *finds) count() int { f.mu.Lock(); defer f.mu.Unlock(); return f.n }
 
 // TestNewIsIdempotent: every rankd start calls New on the same database.
 func TestNewIsIdempotent(t *testing.T) {

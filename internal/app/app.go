@@ -138,6 +138,11 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 	a := &App{Metrics: reg, Clock: clock, Logger: log, checkpoints: cfg.CheckpointFile}
 	pc := cfg.Players
 	pc.Now = clock.Now
+	if s.SoleWriter && pc.TokenCacheTTL == 0 {
+		// Every revocation goes through this process, which forgets the
+		// token at once: a valid token may be believed until it expires.
+		pc.TokenCacheTTL = max(pc.TokenTTL, players.DefaultTokenTTL)
+	}
 	a.Players = players.NewService(s.Accounts, s.Limits, pc)
 	// Verification reads the stored games through the intake built next.
 	gameHash := func(ctx context.Context, id string) (string, error) { return a.Intake.BoundHashOf(ctx, id) }

@@ -48,12 +48,30 @@ type Stores struct {
 	Runs jobs.Runs
 	// Checks are the readiness probes (/readyz): one per store server.
 	Checks []api.Check
+	// SoleWriter: no other process writes the database (OpenStores'
+	// SoleWriter), so the services may trust what they keep in memory.
+	SoleWriter bool
 }
+
+// OpenOption tunes OpenStores.
+type OpenOption func(*openOptions)
+
+type openOptions struct{ soleWriter bool }
+
+// SoleWriter says that no other process writes db (the embedded store,
+// whose data directory is locked to this process): the stores may then
+// keep in memory what they would otherwise read back (gamedb.SoleWriter;
+// the players' tokens, believed until they expire).
+func SoleWriter() OpenOption { return func(o *openOptions) { o.soleWriter = true } }
 
 // OpenStores opens every store on a Mongo database and a Redis client (a
 // single server or a cluster), making sure their indexes exist.
-func OpenStores(ctx context.Context, db *mongo.Database, rdb redis.UniversalClient) (Stores, error) {
-	var s Stores
+func OpenStores(ctx context.Context, db *mongo.Database, rdb redis.UniversalClient, opts ...OpenOption) (Stores, error) {
+	var o openOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	s := Stores{SoleWriter: o.soleWriter}
 	var err error
 	if s.Accounts, err = playerdb.New(ctx, db); err != nil {
 		return Stores{}, err
@@ -61,7 +79,11 @@ func OpenStores(ctx context.Context, db *mongo.Database, rdb redis.UniversalClie
 	if s.Ratings, err = ratingdb.New(ctx, db); err != nil {
 		return Stores{}, err
 	}
-	if s.Games, err = gamedb.New(ctx, db); err != nil {
+	var gopts []gamedb.Option
+	if o.soleWriter {
+		gopts = append(gopts, gamedb.SoleWriter())
+	}
+	if s.Games, err = gamedb.New(ctx, db, gopts...); err != nil {
 		return Stores{}, err
 	}
 	if s.Presence, err = gamedb.NewPresence(ctx, db); err != nil {

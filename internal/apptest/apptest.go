@@ -47,6 +47,7 @@ type options struct {
 	wrap  func(app.Stores) app.Stores
 	db    *mongo.Database
 	rdb   redis.UniversalClient
+	open  []app.OpenOption
 }
 
 // Clock makes clock the application's one clock.
@@ -67,6 +68,10 @@ func DB(db *mongo.Database) Option { return func(o *options) { o.db = db } }
 // database (two replicas sharing the queue and the leases).
 func Redis(rdb redis.UniversalClient) Option { return func(o *options) { o.rdb = rdb } }
 
+// Open passes options to app.OpenStores under a Real stack (SoleWriter on
+// a fresh database that this stack alone writes).
+func Open(opts ...app.OpenOption) Option { return func(o *options) { o.open = opts } }
+
 // Real builds the application on the real test stores: a fresh database on
 // embedded FerretDB (or RANK_TEST_MONGO_URI) and a fresh database of the
 // test redis-server.
@@ -81,7 +86,7 @@ func Real(t testing.TB, opts ...Option) *Stack {
 	if rdb == nil {
 		rdb = testsvc.Redis(t)
 	}
-	stores, err := app.OpenStores(context.Background(), db, rdb)
+	stores, err := app.OpenStores(context.Background(), db, rdb, o.open...)
 	if err != nil {
 		t.Fatal(err)
 	}

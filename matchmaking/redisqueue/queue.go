@@ -125,6 +125,9 @@ func (q *Queue) Pointer(ctx context.Context, player string) (matchmaking.Ref, bo
 
 // SwapPointer implements matchmaking.Queue.
 func (q *Queue) SwapPointer(ctx context.Context, player string, old, ref matchmaking.Ref) (matchmaking.Ref, bool, error) {
+	if old == (matchmaking.Ref{}) {
+		return q.takePointer(ctx, player, ref)
+	}
 	v, err := q.run(ctx, swapScript, []string{pointerKey(player)}, encodeRef(old), encodeRef(ref)).Slice()
 	if err != nil {
 		return matchmaking.Ref{}, false, redisx.Wrap("redisqueue", fmt.Sprintf("swap pointer of %s", player), err)
@@ -135,6 +138,29 @@ func (q *Queue) SwapPointer(ctx context.Context, player string, old, ref matchma
 	cur, _ := v[1].(string)
 	r, _ := decodeRef(cur)
 	return r, false, nil
+}
+
+// takePointer is SwapPointer from nothing: SET NX, no script (a script
+// costs far more than a command on the in-process Redis), and the value
+// held when it is refused.
+func (q *Queue) takePointer(ctx context.Context, player string, ref matchmaking.Ref) (matchmaking.Ref, bool, error) {
+	key := pointerKey(player)
+	var set *redis.BoolCmd
+	var get *redis.StringCmd
+	_, err := q.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		set = p.SetNX(ctx, key, encodeRef(ref), 0)
+		get = p.Get(ctx, key)
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return matchmaking.Ref{}, false, redisx.Wrap("redisqueue", fmt.Sprintf("take pointer of %s", player), err)
+	}
+	if set.Val() {
+		return matchmaking.Ref{}, true, nil
+	}
+	// Gone between the two (it expired): refused, holding nothing now.
+	cur, _ := decodeRef(get.Val())
+	return cur, false, nil
 }
 
 // KeepPointer implements matchmaking.Queue.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/internal/testsvc"
 	"github.com/weiqi-platform/rank/matchmaking"
+	"github.com/weiqi-platform/rank/matchmaking/redisqueue"
 )
 
 // The one suite, on both kinds of Redis the product runs on.
@@ -40,6 +42,7 @@ func runSuite(t *testing.T, newClient func(testing.TB) redis.UniversalClient) {
 		{"OneLiveTicketPerPlayer", testOneLiveTicketPerPlayer},
 		{"PlayerInGameCannotQueue", testPlayerInGameCannotQueue},
 		{"Expiry", testExpiry},
+		{"HeartbeatRefresh", testHeartbeatRefresh},
 		{"ExpireWithoutLease", testExpireWithoutLease},
 		{"PassPairsAndMakesGames", testPassPairsAndMakesGames},
 		{"WindowWidensWithWaiting", testWindowWidensWithWaiting},
@@ -494,6 +497,60 @@ func testExpiry(t *testing.T, e *env) {
 	}
 	if got := e.enqueue(s, "silent", 0); got.State != matchmaking.Waiting {
 		t.Fatalf("re-enqueue after expiry: %+v", got)
+	}
+}
+
+// pollCount counts the polls that reach the queue (a script each).
+type pollCount struct {
+	*redisqueue.Queue
+	n atomic.Int64
+}
+
+func (q *pollCount) Poll(ctx context.Context, ref matchmaking.Ref, now time.Time, cut matchmaking.Cutoffs, keep time.Duration) (matchmaking.Ticket, error) {
+	q.n.Add(1)
+	return q.Queue.Poll(ctx, ref, now, cut, keep)
+}
+
+// testHeartbeatRefresh: with a refresh, a poll records the heartbeat only
+// when this replica's last record is that old; a player polling keeps the
+// ticket, one who stops expires between timeout-refresh and timeout after
+// the last poll; ended tickets read as before.
+func testHeartbeatRefresh(t *testing.T, e *env) {
+	q := &pollCount{Queue: e.q}
+	s, err := matchmaking.New(q, e.games, e.q, matchmaking.Config{Holder: "r1", Now: e.clock.Now, NewID: newIDs("r1"),
+		HeartbeatTimeout: 30 * time.Second, HeartbeatRefresh: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.enqueue(s, "poller", 0)
+	for range 36 { // every 5s for three minutes
+		e.clock.Advance(5 * time.Second)
+		if got := e.mine(s, "poller"); got.State != matchmaking.Waiting {
+			t.Fatalf("a polling player's ticket is %q", got.State)
+		}
+	}
+	// Recorded at +10s, +20s, …: every other poll.
+	if n := q.n.Load(); n != 18 {
+		t.Fatalf("36 polls 5s apart ran %d scripts, want 18", n)
+	}
+	// The last record was at +180s (the 36th poll). A poll at +185s is not
+	// recorded; then silence: still waiting at +205s (timeout after the
+	// record), expired by +211s, 26s after the last poll.
+	e.clock.Advance(5 * time.Second)
+	e.mine(s, "poller")
+	e.clock.Advance(20 * time.Second)
+	if rep := e.pass(s); rep.Expired != 0 {
+		t.Fatalf("pass 20s after the last poll: %+v, want nothing expired", rep)
+	}
+	e.clock.Advance(6 * time.Second)
+	if rep := e.pass(s); rep.Expired != 1 {
+		t.Fatalf("pass 31s after the last record: %+v, want the ticket expired", rep)
+	}
+	if got := e.mine(s, "poller"); got.State != matchmaking.Expired {
+		t.Fatalf("poller = %q, want expired", got.State)
+	}
+	if _, err := matchmaking.New(q, e.games, e.q, matchmaking.Config{HeartbeatTimeout: time.Minute, HeartbeatRefresh: time.Minute}); err == nil {
+		t.Fatal("a refresh as long as the timeout was accepted")
 	}
 }
 
