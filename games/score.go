@@ -351,8 +351,11 @@ func (rg *regions) sekiRegions(b *Board, col *[maxIndex]Color) []bool {
 // (the worst for c): a chain of c left with a single liberty, inside c's
 // territory, is in atari, and c must fill that liberty, which is then no
 // territory; the fill may leave the joined chain short of liberties
-// again. Records ended by agreement leave such points open (professional
-// game records end before the dame and the fills are played); in a game
+// again. The opponent's dead stones stay on the board until c takes
+// them: a chain the dame leave in atari next to a dead chain in atari
+// must take it, a stone played in c's territory too. Records ended by
+// agreement leave such points open (professional game records end
+// before the dame and the fills are played); in a game
 // played out, they are already filled and none are found. Area counting
 // needs none of this: a fill is a point either way.
 func (rg *regions) defensiveFills(b *Board, col *[maxIndex]Color, seki []bool, c Color) int {
@@ -362,10 +365,18 @@ func (rg *regions) defensiveFills(b *Board, col *[maxIndex]Color, seki []bool, c
 		r := rg.region[i] - 1
 		return w[i] == Empty && (rg.touch[r] == touchBlack && c == Black || rg.touch[r] == touchWhite && c == White) && (seki == nil || !seki[r])
 	}
+	// The opponent's dead stones stay on the board until c captures them:
+	// until then they take liberties from c's chains around them.
+	var deadStone, dame [maxIndex]bool
 	for y := 0; y < b.size; y++ {
 		for x := 0; x < b.size; x++ {
-			if i := b.index(x, y); w[i] == Empty && rg.touch[rg.region[i]-1] == touchBlack|touchWhite {
-				w[i] = opp
+			i := b.index(x, y)
+			switch {
+			case w[i] != Empty:
+			case b.color[i] == opp:
+				w[i], deadStone[i] = opp, true
+			case rg.touch[rg.region[i]-1] == touchBlack|touchWhite:
+				w[i], dame[i] = opp, true
 			}
 		}
 	}
@@ -383,9 +394,12 @@ func (rg *regions) defensiveFills(b *Board, col *[maxIndex]Color, seki []bool, c
 				if w[start] != c || mark[start] == pass {
 					continue
 				}
-				// Flood the chain; note its liberties (at most two).
+				// Flood the chain; note its liberties (at most two) and a
+				// dead stone of the opponent's it touches.
 				var libs [2]int16
 				n := 0
+				var nearDead [4]int16
+				nd, nearDame := 0, false
 				sp := 0
 				stack[sp] = start
 				sp++
@@ -408,12 +422,38 @@ func (rg *regions) defensiveFills(b *Board, col *[maxIndex]Color, seki []bool, c
 								libs[n] = q
 							}
 							n++
+						case deadStone[q] && w[q] == opp && nd < len(nearDead):
+							nearDead[nd] = q
+							nd++
+						case dame[q]:
+							nearDame = true
 						}
 					}
 				}
-				if n == 1 && terr(libs[0]) && !noFill[libs[0]] {
+				switch {
+				case n != 1:
+				case nd > 0 && !nearDame:
+					// In atari inside its territory already: the dead
+					// stones around are no threat, or the players would
+					// not have stopped.
+				case nd > 0:
+					// Put in atari by the dame, next to dead stones: c
+					// takes a dead chain that is itself in atari (a stone
+					// played in c's territory); otherwise taking them
+					// later gives the chain its liberties, and nothing is
+					// forced yet.
+					for _, q := range nearDead[:nd] {
+						if at := onlyLiberty(&w, d, q, opp); at != 0 && terr(at) {
+							w[at] = c
+							captureDead(&w, d, at, opp, &deadStone)
+							fills++
+							changed = true
+							break
+						}
+					}
+				case terr(libs[0]) && !noFill[libs[0]]:
 					w[libs[0]] = c
-					if hasLiberty(&w, d, libs[0], c) {
+					if captureDead(&w, d, libs[0], opp, &deadStone) || hasLiberty(&w, d, libs[0], c) {
 						fills++
 						changed = true
 					} else {
@@ -427,6 +467,65 @@ func (rg *regions) defensiveFills(b *Board, col *[maxIndex]Color, seki []bool, c
 		}
 	}
 	return fills
+}
+
+// captureDead lifts the chains of opp next to i that have no liberty left
+// in w and are all dead stones, and reports whether there were any.
+func captureDead(w *[maxIndex]Color, d [4]int16, i int16, opp Color, dead *[maxIndex]bool) bool {
+	took := false
+	for k := 0; k < 4; k++ {
+		q := i + d[k]
+		if w[q] != opp || hasLiberty(w, d, q, opp) {
+			continue
+		}
+		chain := []int16{q}
+		seen := map[int16]bool{q: true}
+		all := true
+		for j := 0; j < len(chain); j++ {
+			all = all && dead[chain[j]]
+			for m := 0; m < 4; m++ {
+				if r := chain[j] + d[m]; w[r] == opp && !seen[r] {
+					seen[r] = true
+					chain = append(chain, r)
+				}
+			}
+		}
+		if !all {
+			continue
+		}
+		for _, r := range chain {
+			w[r] = Empty
+		}
+		took = true
+	}
+	return took
+}
+
+// onlyLiberty returns the liberty in w of the chain of col through i when
+// it has exactly one, else 0.
+func onlyLiberty(w *[maxIndex]Color, d [4]int16, i int16, col Color) int16 {
+	var seen [maxIndex]bool
+	stack := []int16{i}
+	seen[i] = true
+	var lib int16
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for k := 0; k < 4; k++ {
+			q := p + d[k]
+			switch {
+			case w[q] == Empty && q != lib:
+				if lib != 0 {
+					return 0
+				}
+				lib = q
+			case w[q] == col && !seen[q]:
+				seen[q] = true
+				stack = append(stack, q)
+			}
+		}
+	}
+	return lib
 }
 
 // hasLiberty reports whether the chain of c through i has an empty

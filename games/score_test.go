@@ -158,6 +158,23 @@ func TestScorePosition(t *testing.T) {
 			want: "W+39", b: SideScore{Stones: 3, Territory: 1, Score: 1}, w: SideScore{Stones: 5, Territory: 40, Score: 40},
 		},
 		{
+			// The dead white stone at (3,4) has one liberty, (3,3); once
+			// White fills the dame (4,5), Black's chain (4,3)-(4,4) has
+			// that point only: Black must take the stone there, a fill.
+			name: "territory: a chain put in atari by the dame takes the dead stone next to it", params: ScoreParams{Rules: Japanese(), Dead: []Point{{3, 4}}},
+			rows: []string{"..XO...", "..XO...", "..XXO..", "..X.XO.", "..XoXO.", "..XX.O.", "..XXOO."},
+			want: "B+4", b: SideScore{Stones: 12, Territory: 15, Fills: 1, Prisoners: 1, Score: 16}, w: SideScore{Stones: 8, Territory: 12, Score: 12}, dame: 1,
+		},
+		{
+			// White's stone (1,1) has one liberty, (0,1), Black's
+			// dead stones around it, and no dame near: White need not
+			// fill (Black's capture there is no threat, or White would
+			// have answered it in play).
+			name: "territory: dead stones around a chain in atari in its own territory force no fill", params: ScoreParams{Rules: Japanese(), Dead: []Point{{1, 0}, {2, 1}, {1, 2}}},
+			rows: []string{"Ox.O.X.", ".OxO.X.", "OxOO.X.", "O.O.X..", "...OX..", "...OX..", "...OX.."},
+			want: "W+7", b: SideScore{Stones: 7, Territory: 11, Score: 11}, w: SideScore{Stones: 12, Territory: 15, Prisoners: 3, Score: 18}, dame: 4,
+		},
+		{
 			name: "area: dame split half and half", params: ScoreParams{Rules: Chinese(), Komi: 7.5},
 			rows: []string{"..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O...."},
 			want: "W+25.5", b: SideScore{Stones: 9, Territory: 18, Dame: 4.5, Score: 31.5}, w: SideScore{Stones: 9, Territory: 36, Dame: 4.5, Score: 49.5}, dame: 9,
