@@ -256,7 +256,7 @@ func JudgeWith(r *Record, opt JudgeOptions) (Verdict, error) {
 	} else {
 		switch r.End {
 		case EndScore:
-			sp := ScoreParams{Rules: r.Rules, Komi: r.Komi, Handicap: r.Handicap, Dead: r.Dead, Penalties: r.Penalties}
+			sp := ScoreParams{Rules: r.Rules, Komi: r.Komi, Handicap: r.Handicap, Dead: r.Dead, Penalties: r.Penalties, ToMove: g.ToMove()}
 			s, err := ScorePosition(&g.board, sp)
 			if err != nil {
 				return Verdict{}, err
@@ -321,5 +321,5 @@ func (r *Record) Score() (*Score, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ScorePosition(&g.board, ScoreParams{Rules: r.Rules, Komi: r.Komi, Handicap: r.Handicap, Dead: r.Dead, Penalties: r.Penalties})
+	return ScorePosition(&g.board, ScoreParams{Rules: r.Rules, Komi: r.Komi, Handicap: r.Handicap, Dead: r.Dead, Penalties: r.Penalties, ToMove: g.ToMove()})
 }

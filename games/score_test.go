@@ -180,6 +180,42 @@ func TestScorePosition(t *testing.T) {
 			want: "W+25.5", b: SideScore{Stones: 9, Territory: 18, Dame: 4.5, Score: 31.5}, w: SideScore{Stones: 9, Territory: 36, Dame: 4.5, Score: 49.5}, dame: 9,
 		},
 		{
+			// Three one-point dame: played out, the side to move takes two.
+			name: "area, Black to move: the odd dame is Black's", params: ScoreParams{Rules: Chinese(), ToMove: Black},
+			rows: []string{"..XXO..", "..X.O..", "..XXO..", "..X.O..", "..XXO..", "..X.O..", "..XXO.."},
+			want: "B+5", b: SideScore{Stones: 11, Territory: 14, Dame: 2, Score: 27}, w: SideScore{Stones: 7, Territory: 14, Dame: 1, Score: 22}, dame: 3,
+		},
+		{
+			name: "area, White to move: the odd dame is White's", params: ScoreParams{Rules: Chinese(), ToMove: White},
+			rows: []string{"..XXO..", "..X.O..", "..XXO..", "..X.O..", "..XXO..", "..X.O..", "..XXO.."},
+			want: "B+3", b: SideScore{Stones: 11, Territory: 14, Dame: 1, Score: 26}, w: SideScore{Stones: 7, Territory: 14, Dame: 2, Score: 23}, dame: 3,
+		},
+		{
+			name: "area, no side to move: the odd dame is split", params: ScoreParams{Rules: Chinese()},
+			rows: []string{"..XXO..", "..X.O..", "..XXO..", "..X.O..", "..XXO..", "..X.O..", "..XXO.."},
+			want: "B+4", b: SideScore{Stones: 11, Territory: 14, Dame: 1.5, Score: 26.5}, w: SideScore{Stones: 7, Territory: 14, Dame: 1.5, Score: 22.5}, dame: 3,
+		},
+		{
+			// White's dame (4,2) puts Black's stone (4,3) in atari: Black
+			// connects at (3,3), in its own territory, and White takes
+			// the other dame (4,5) too.
+			name: "area: a dame that forces an answer gains a tempo", params: ScoreParams{Rules: Chinese(), ToMove: White},
+			rows: []string{"...XO..", "...XO..", "...X.O.", "..X.XO.", "...XO..", "...X.O.", "...XO.."},
+			want: "B+9", b: SideScore{Stones: 8, Territory: 21, Score: 29}, w: SideScore{Stones: 7, Territory: 11, Dame: 2, Score: 20}, dame: 2,
+		},
+		{
+			name: "area: the same, Black to move", params: ScoreParams{Rules: Chinese(), ToMove: Black},
+			rows: []string{"...XO..", "...XO..", "...X.O.", "..X.XO.", "...XO..", "...X.O.", "...XO.."},
+			want: "B+13", b: SideScore{Stones: 8, Territory: 21, Dame: 2, Score: 31}, w: SideScore{Stones: 7, Territory: 11, Score: 18}, dame: 2,
+		},
+		{
+			// Nine open points in one region: an unfinished boundary,
+			// not dame to play out.
+			name: "area, Black to move: an open region of seven points or more stays split", params: ScoreParams{Rules: Chinese(), Komi: 7.5, ToMove: Black},
+			rows: []string{"..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O...."},
+			want: "W+25.5", b: SideScore{Stones: 9, Territory: 18, Dame: 4.5, Score: 31.5}, w: SideScore{Stones: 9, Territory: 36, Dame: 4.5, Score: 49.5}, dame: 9,
+		},
+		{
 			name: "Chinese: a warning costs one stone", rows: wall19(5, 8), params: ScoreParams{Rules: Chinese(), Komi: 7.5, Penalties: Penalties{BlackWarnings: 1}},
 			want: "W+0.5", b: SideScore{Stones: 19, Territory: 166, Penalty: 2, Score: 185}, w: SideScore{Stones: 19, Territory: 157, Score: 176},
 		},
