@@ -1,5 +1,7 @@
 package games
 
+import "slices"
+
 // Penalties are the penalised events of a game, per side (rules.md §6.1
 // warnings, §6.3 Ing overtime periods).
 type Penalties struct {
@@ -415,6 +417,8 @@ func (rg *regions) defensiveFills(b *Board, col *[maxIndex]Color, seki []bool, c
 				n := 0
 				var nearDead [4]int16
 				nd, nearDame := 0, false
+				var dameNear [8]int16
+				nq := 0
 				sp := 0
 				stack[sp] = start
 				sp++
@@ -442,11 +446,19 @@ func (rg *regions) defensiveFills(b *Board, col *[maxIndex]Color, seki []bool, c
 							nd++
 						case dame[q]:
 							nearDame = true
+							if nq < len(dameNear) && !slices.Contains(dameNear[:nq], q) {
+								dameNear[nq] = q
+								nq++
+							}
 						}
 					}
 				}
 				switch {
 				case n != 1:
+				case rescued(&w, d, start, c, dameNear[:nq]):
+					// c takes a dame that joins the chain to liberties
+					// (the opponent cannot fill two such dame at once).
+					changed = true
 				case nd > 0 && !nearDame:
 					// In atari inside its territory already: the dead
 					// stones around are no threat, or the players would
@@ -482,6 +494,29 @@ func (rg *regions) defensiveFills(b *Board, col *[maxIndex]Color, seki []bool, c
 		}
 	}
 	return fills
+}
+
+// rescued reports whether at least two of the dame (filled by the
+// opponent in w) next to c's chain through i would each give it two
+// liberties or more if c had played there; if so, c plays the first.
+func rescued(w *[maxIndex]Color, d [4]int16, i int16, c Color, dame []int16) bool {
+	var first int16
+	n := 0
+	for _, q := range dame {
+		t := *w
+		t[q] = c
+		if liberties2(&t, d, i) >= 2 {
+			if first == 0 {
+				first = q
+			}
+			n++
+		}
+	}
+	if n < 2 {
+		return false
+	}
+	w[first] = c
+	return true
 }
 
 // captureDead lifts the chains of opp next to i that have no liberty left

@@ -145,6 +145,14 @@ func TestScorePosition(t *testing.T) {
 			want: "B+7", b: SideScore{Stones: 8, Territory: 20, Fills: 1, Score: 20}, w: SideScore{Stones: 7, Territory: 13, Score: 13},
 		},
 		{
+			// Black's stone (4,3) has its last liberty inside Black's
+			// territory once White fills both dame, but Black, taking
+			// either of them itself, joins the stone to the wall.
+			name: "territory: no fill where two dame could each join the chain to the wall", params: ScoreParams{Rules: Japanese()},
+			rows: []string{"...XO..", "...XO..", "...X.O.", "..X.XO.", "...X.O.", "...XO..", "...XO.."},
+			want: "B+10", b: SideScore{Stones: 8, Territory: 21, Score: 21}, w: SideScore{Stones: 7, Territory: 11, Score: 11}, dame: 2,
+		},
+		{
 			name: "area: the fill is a point either way", params: ScoreParams{Rules: Chinese()},
 			rows: []string{"...XO..", "...XO..", "...XO..", "..X.XO.", "...XO..", "...XO..", "...XO.."},
 			want: "B+9", b: SideScore{Stones: 8, Territory: 21, Score: 29}, w: SideScore{Stones: 7, Territory: 13, Score: 20},
