@@ -42,7 +42,7 @@ func RandomRecord(rng *rand.Rand, size, moves int, counted bool) *Record {
 	r := &Record{Size: size, Rules: rules, Komi: rules.Komi, Moves: g.Moves()}
 	if counted || g.PlayEnded() {
 		r.End = EndScore
-		s, err := ScorePosition(&g.board, ScoreParams{Rules: rules, Komi: r.Komi, ToMove: g.ToMove()})
+		s, err := ScorePosition(&g.board, ScoreParams{Rules: rules, Komi: r.Komi})
 		if err != nil {
 			panic(err) // a legal position always counts
 		}
