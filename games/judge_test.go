@@ -232,3 +232,24 @@ func TestJudgeKomiFits(t *testing.T) {
 		t.Fatalf("no komi fits: %v", err)
 	}
 }
+
+// TestJudgeWithPlaysDameOut: with the dead stones to propose, the judge
+// also plays the dame out from the side to move under area scoring; the
+// plain count splits them (rules.md §6.1).
+func TestJudgeWithPlaysDameOut(t *testing.T) {
+	// Three one-point dame, Black to move after the two passes: Black
+	// takes two of them.
+	rows := []string{"..XXO..", "..X.O..", "..XXO..", "..X.O..", "..XXO..", "..X.O..", "..XXO.."}
+	r := &Record{Size: 7, Rules: Chinese(), Setup: stonesFromRows(rows...), Moves: []Move{PassMove(Black), PassMove(White)}, End: EndScore, Result: "B+4"}
+	if _, err := Judge(r); err != nil {
+		t.Fatalf("split dame: %v", err)
+	}
+	r.Result = "B+5"
+	if _, err := Judge(r); !errors.Is(err, ErrResultMismatch) {
+		t.Fatalf("the plain count played the dame out: %v", err)
+	}
+	v, err := JudgeWith(r, JudgeOptions{ProposeDead: true, Estimate: EstimateOptions{Seed: 1}})
+	if err != nil || v.Result != "B+5" || v.Score == nil || v.Score.Black.Dame != 2 || v.Score.White.Dame != 1 || len(v.ProposedDead) != 0 {
+		t.Fatalf("played out: %+v %v", v, err)
+	}
+}

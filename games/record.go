@@ -197,9 +197,11 @@ func Judge(r *Record) (Verdict, error) {
 type JudgeOptions struct {
 	// ProposeDead: when a counted record marks no dead stones and the
 	// count of the position as it stands does not give the claimed
-	// result, the judge proposes them (EstimateDead). If the count with
-	// the proposal gives the claimed result, the verdict carries the
-	// proposal (Verdict.ProposedDead, Verdict.Score counted with it).
+	// result, the judge proposes them (EstimateDead) and, under area
+	// scoring, plays the dame out from the side to move
+	// (ScoreParams.ToMove). If the count with the proposal gives the
+	// claimed result, the verdict carries the proposal
+	// (Verdict.ProposedDead, Verdict.Score counted with it).
 	ProposeDead bool
 	// TrustClaim: when the count (with the proposal, if any) still does
 	// not give the claimed result, accept the claim instead of failing
@@ -264,14 +266,14 @@ func JudgeWith(r *Record, opt JudgeOptions) (Verdict, error) {
 			v.Score, computed = s, s.Result
 			if opt.ProposeDead && len(r.Dead) == 0 && (!hasClaim || !claimed.agrees(computed)) {
 				est := EstimateDead(&g.board, opt.Estimate)
-				if len(est.Dead) > 0 {
-					sp.Dead = est.Dead
-					if ps, err := ScorePosition(&g.board, sp); err == nil {
-						// The proposal is the better count whether or
-						// not it gives the claim.
-						v.Score, computed = ps, ps.Result
-						v.ProposedDead = est.Dead
-					}
+				// The proposal also plays the dame out, as the players
+				// would have before an area count.
+				sp.Dead, sp.ToMove = est.Dead, g.ToMove()
+				if ps, err := ScorePosition(&g.board, sp); err == nil && (len(est.Dead) > 0 || ps.Margin != s.Margin) {
+					// The proposal is the better count whether or
+					// not it gives the claim.
+					v.Score, computed = ps, ps.Result
+					v.ProposedDead = est.Dead
 				}
 			}
 			// A count without the dead stones says nothing about komi.

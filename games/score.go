@@ -1,5 +1,7 @@
 package games
 
+import "slices"
+
 // Penalties are the penalised events of a game, per side (rules.md §6.1
 // warnings, §6.3 Ing overtime periods).
 type Penalties struct {
@@ -16,6 +18,11 @@ type ScoreParams struct {
 	Handicap  int
 	Dead      []Point // agreed dead stones; a chain lives or dies whole
 	Penalties Penalties
+	// ToMove is the player to move in the position. Area scoring then
+	// plays the dame out from it (playDame) instead of splitting them
+	// half and half: the side to move takes the odd one, and a dame that
+	// forces an answer gains its player a tempo. Empty: split.
+	ToMove Color
 }
 
 // SideScore is one side's part of a count.
@@ -27,7 +34,7 @@ type SideScore struct {
 	// liberty there), which count for no one.
 	Fills     int     `json:"fills,omitempty"`
 	Prisoners int     `json:"prisoners"` // stones captured in play plus dead stones removed at the end
-	Dame      float64 `json:"dame"`      // area scoring: this side's half of the dame
+	Dame      float64 `json:"dame"`      // area scoring: this side's part of the dame (half, or as they are played out from ScoreParams.ToMove)
 	Penalty   float64 `json:"penalty"`   // points lost to penalties
 	Score     float64 `json:"score"`     // area: stones+territory+dame; territory: territory+prisoners
 }
@@ -140,13 +147,23 @@ func ScorePosition(b *Board, sp ScoreParams) (*Score, error) {
 	s.White.Penalty = float64(sp.Penalties.WhiteWarnings)*sp.Rules.WarningPenalty + float64(sp.Penalties.WhiteOvertime)*sp.Rules.OvertimePenalty
 	s.Black.Territory -= s.Black.Fills
 	s.White.Territory -= s.White.Fills
-	for _, side := range []*SideScore{&s.Black, &s.White} {
-		if sp.Rules.Scoring == ScoringArea {
-			side.Dame = float64(s.Dame) / 2
-			side.Score = float64(side.Stones+side.Territory) + side.Dame
-		} else {
+	var played [3]float64 // each side's area once the dame are played out
+	playOut := sp.Rules.Scoring == ScoringArea && s.Dame > 0 && isStone(sp.ToMove)
+	if playOut {
+		played[Black], played[White] = playDame(b, &col, sp.ToMove)
+	}
+	for _, c := range []Color{Black, White} {
+		side := s.side(c)
+		switch {
+		case sp.Rules.Scoring != ScoringArea:
 			side.Score = float64(side.Territory + side.Prisoners)
+			continue
+		case playOut:
+			side.Dame = played[c] - float64(side.Stones+side.Territory)
+		default:
+			side.Dame = float64(s.Dame) / 2
 		}
+		side.Score = float64(side.Stones+side.Territory) + side.Dame
 	}
 	s.settle(sp.Rules, sp.Penalties)
 	return s, nil
@@ -351,8 +368,11 @@ func (rg *regions) sekiRegions(b *Board, col *[maxIndex]Color) []bool {
 // (the worst for c): a chain of c left with a single liberty, inside c's
 // territory, is in atari, and c must fill that liberty, which is then no
 // territory; the fill may leave the joined chain short of liberties
-// again. Records ended by agreement leave such points open (professional
-// game records end before the dame and the fills are played); in a game
+// again. The opponent's dead stones stay on the board until c takes
+// them: a chain the dame leave in atari next to a dead chain in atari
+// must take it, a stone played in c's territory too. Records ended by
+// agreement leave such points open (professional game records end
+// before the dame and the fills are played); in a game
 // played out, they are already filled and none are found. Area counting
 // needs none of this: a fill is a point either way.
 func (rg *regions) defensiveFills(b *Board, col *[maxIndex]Color, seki []bool, c Color) int {
@@ -362,10 +382,18 @@ func (rg *regions) defensiveFills(b *Board, col *[maxIndex]Color, seki []bool, c
 		r := rg.region[i] - 1
 		return w[i] == Empty && (rg.touch[r] == touchBlack && c == Black || rg.touch[r] == touchWhite && c == White) && (seki == nil || !seki[r])
 	}
+	// The opponent's dead stones stay on the board until c captures them:
+	// until then they take liberties from c's chains around them.
+	var deadStone, dame [maxIndex]bool
 	for y := 0; y < b.size; y++ {
 		for x := 0; x < b.size; x++ {
-			if i := b.index(x, y); w[i] == Empty && rg.touch[rg.region[i]-1] == touchBlack|touchWhite {
-				w[i] = opp
+			i := b.index(x, y)
+			switch {
+			case w[i] != Empty:
+			case b.color[i] == opp:
+				w[i], deadStone[i] = opp, true
+			case rg.touch[rg.region[i]-1] == touchBlack|touchWhite:
+				w[i], dame[i] = opp, true
 			}
 		}
 	}
@@ -383,9 +411,14 @@ func (rg *regions) defensiveFills(b *Board, col *[maxIndex]Color, seki []bool, c
 				if w[start] != c || mark[start] == pass {
 					continue
 				}
-				// Flood the chain; note its liberties (at most two).
+				// Flood the chain; note its liberties (at most two) and a
+				// dead stone of the opponent's it touches.
 				var libs [2]int16
 				n := 0
+				var nearDead [4]int16
+				nd, nearDame := 0, false
+				var dameNear [8]int16
+				nq := 0
 				sp := 0
 				stack[sp] = start
 				sp++
@@ -408,12 +441,46 @@ func (rg *regions) defensiveFills(b *Board, col *[maxIndex]Color, seki []bool, c
 								libs[n] = q
 							}
 							n++
+						case deadStone[q] && w[q] == opp && nd < len(nearDead):
+							nearDead[nd] = q
+							nd++
+						case dame[q]:
+							nearDame = true
+							if nq < len(dameNear) && !slices.Contains(dameNear[:nq], q) {
+								dameNear[nq] = q
+								nq++
+							}
 						}
 					}
 				}
-				if n == 1 && terr(libs[0]) && !noFill[libs[0]] {
+				switch {
+				case n != 1:
+				case rescued(&w, d, start, c, dameNear[:nq]):
+					// c takes a dame that joins the chain to liberties
+					// (the opponent cannot fill two such dame at once).
+					changed = true
+				case nd > 0 && !nearDame:
+					// In atari inside its territory already: the dead
+					// stones around are no threat, or the players would
+					// not have stopped.
+				case nd > 0:
+					// Put in atari by the dame, next to dead stones: c
+					// takes a dead chain that is itself in atari (a stone
+					// played in c's territory); otherwise taking them
+					// later gives the chain its liberties, and nothing is
+					// forced yet.
+					for _, q := range nearDead[:nd] {
+						if at := onlyLiberty(&w, d, q, opp); at != 0 && terr(at) {
+							w[at] = c
+							captureDead(&w, d, at, opp, &deadStone)
+							fills++
+							changed = true
+							break
+						}
+					}
+				case terr(libs[0]) && !noFill[libs[0]]:
 					w[libs[0]] = c
-					if hasLiberty(&w, d, libs[0], c) {
+					if captureDead(&w, d, libs[0], opp, &deadStone) || hasLiberty(&w, d, libs[0], c) {
 						fills++
 						changed = true
 					} else {
@@ -427,6 +494,88 @@ func (rg *regions) defensiveFills(b *Board, col *[maxIndex]Color, seki []bool, c
 		}
 	}
 	return fills
+}
+
+// rescued reports whether at least two of the dame (filled by the
+// opponent in w) next to c's chain through i would each give it two
+// liberties or more if c had played there; if so, c plays the first.
+func rescued(w *[maxIndex]Color, d [4]int16, i int16, c Color, dame []int16) bool {
+	var first int16
+	n := 0
+	for _, q := range dame {
+		t := *w
+		t[q] = c
+		if liberties2(&t, d, i) >= 2 {
+			if first == 0 {
+				first = q
+			}
+			n++
+		}
+	}
+	if n < 2 {
+		return false
+	}
+	w[first] = c
+	return true
+}
+
+// captureDead lifts the chains of opp next to i that have no liberty left
+// in w and are all dead stones, and reports whether there were any.
+func captureDead(w *[maxIndex]Color, d [4]int16, i int16, opp Color, dead *[maxIndex]bool) bool {
+	took := false
+	for k := 0; k < 4; k++ {
+		q := i + d[k]
+		if w[q] != opp || hasLiberty(w, d, q, opp) {
+			continue
+		}
+		chain := []int16{q}
+		seen := map[int16]bool{q: true}
+		all := true
+		for j := 0; j < len(chain); j++ {
+			all = all && dead[chain[j]]
+			for m := 0; m < 4; m++ {
+				if r := chain[j] + d[m]; w[r] == opp && !seen[r] {
+					seen[r] = true
+					chain = append(chain, r)
+				}
+			}
+		}
+		if !all {
+			continue
+		}
+		for _, r := range chain {
+			w[r] = Empty
+		}
+		took = true
+	}
+	return took
+}
+
+// onlyLiberty returns the liberty in w of the chain of col through i when
+// it has exactly one, else 0.
+func onlyLiberty(w *[maxIndex]Color, d [4]int16, i int16, col Color) int16 {
+	var seen [maxIndex]bool
+	stack := []int16{i}
+	seen[i] = true
+	var lib int16
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for k := 0; k < 4; k++ {
+			q := p + d[k]
+			switch {
+			case w[q] == Empty && q != lib:
+				if lib != 0 {
+					return 0
+				}
+				lib = q
+			case w[q] == col && !seen[q]:
+				seen[q] = true
+				stack = append(stack, q)
+			}
+		}
+	}
+	return lib
 }
 
 // hasLiberty reports whether the chain of c through i has an empty
@@ -450,4 +599,212 @@ func hasLiberty(w *[maxIndex]Color, d [4]int16, i int16, c Color) bool {
 		}
 	}
 	return false
+}
+
+// playDame plays the dame of a counted position out, from the side to
+// move, and returns each side's area after it (stones and the points only
+// it borders; what is still open, seki liberties, split half and half).
+// Each player in turn saves its own chain in atari (a point of its own
+// territory, maybe: a tempo lost); else fills a dame, one that puts an
+// opponent chain in atari first; else passes. No move leaves its chain
+// with a single liberty, and none captures. This is how the
+// end is played before an area count (GNU Go's final_score does it too),
+// and it settles what splitting would leave half: the odd dame, and the
+// dame that a forced answer hands to the forcing side.
+func playDame(b *Board, col *[maxIndex]Color, toMove Color) (black, white float64) {
+	w := *col
+	d := b.dirs()
+	points := make([]int16, 0, b.size*b.size)
+	for y := 0; y < b.size; y++ {
+		for x := 0; x < b.size; x++ {
+			points = append(points, b.index(x, y))
+		}
+	}
+	// Only the dame proper are played: open regions of bigEyeSpace points
+	// or more (an unfinished boundary) stay split, and a chain in atari
+	// before the play-out is not saved (no one may take it).
+	var start regions
+	start.find(b, &w)
+	var pl playable
+	for _, i := range points {
+		if w[i] == Empty {
+			r := start.region[i] - 1
+			pl.dame[i] = start.touch[r] == touchBlack|touchWhite && start.size[r] < bigEyeSpace
+		} else if isStone(w[i]) && !pl.seen[i] {
+			var seen [maxIndex]bool
+			if chainLiberty(&w, d, i, &seen) != 0 {
+				for j := range seen {
+					pl.inAtari[j] = pl.inAtari[j] || seen[j]
+				}
+			}
+			for j := range seen {
+				pl.seen[j] = pl.seen[j] || seen[j]
+			}
+		}
+	}
+	p := toMove
+	for moves, passes := 0, 0; passes < 2 && moves < 2*len(points); moves++ {
+		if i := dameMove(b, &w, points, p, &pl); i != 0 {
+			place(&w, d, i, p)
+			passes = 0
+		} else {
+			passes++
+		}
+		p = p.Opponent()
+	}
+	var rg regions
+	rg.find(b, &w)
+	var area [3]float64
+	for _, i := range points {
+		switch c := w[i]; {
+		case isStone(c):
+			area[c]++
+		default:
+			switch rg.touch[rg.region[i]-1] {
+			case touchBlack:
+				area[Black]++
+			case touchWhite:
+				area[White]++
+			default:
+				area[Black] += 0.5
+				area[White] += 0.5
+			}
+		}
+	}
+	return area[Black], area[White]
+}
+
+// playable says where playDame plays: dame points of small regions, and
+// not to take or save chains that were in atari before it.
+type playable struct {
+	dame, inAtari, seen [maxIndex]bool
+}
+
+// dameMove chooses p's next move of playDame, 0 to pass.
+func dameMove(b *Board, w *[maxIndex]Color, points []int16, p Color, pl *playable) int16 {
+	d := b.dirs()
+	var seen [maxIndex]bool
+	for _, i := range points {
+		if w[i] != p || seen[i] || pl.inAtari[i] {
+			continue
+		}
+		if lib := chainLiberty(w, d, i, &seen); lib != 0 && tryPlace(w, d, lib, p) >= 2 {
+			return lib
+		}
+	}
+	var rg regions
+	rg.find(b, w)
+	var fill int16
+	for _, i := range points {
+		if w[i] != Empty || !pl.dame[i] || rg.touch[rg.region[i]-1] != touchBlack|touchWhite || tryPlace(w, d, i, p) < 2 {
+			continue
+		}
+		if fill == 0 {
+			fill = i
+		}
+		if forcing(w, d, i, p) {
+			return i
+		}
+	}
+	return fill
+}
+
+// chainLiberty marks the chain of w through i in seen and returns its
+// liberty when it has exactly one, else 0.
+func chainLiberty(w *[maxIndex]Color, d [4]int16, i int16, seen *[maxIndex]bool) int16 {
+	c := w[i]
+	stack := []int16{i}
+	seen[i] = true
+	var lib int16
+	many := false
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for k := 0; k < 4; k++ {
+			q := p + d[k]
+			switch {
+			case w[q] == Empty && q != lib:
+				if lib != 0 {
+					many = true
+				}
+				lib = q
+			case w[q] == c && !seen[q]:
+				seen[q] = true
+				stack = append(stack, q)
+			}
+		}
+	}
+	if many {
+		return 0
+	}
+	return lib
+}
+
+// place plays p at the empty point i of w and returns the liberties of
+// p's chain there (at most 2 counted). It takes nothing: the stones on
+// the board are alive unless marked dead, so a move that would capture
+// is not played (0, as for suicide; the caller undoes it).
+func place(w *[maxIndex]Color, d [4]int16, i int16, p Color) int {
+	w[i] = p
+	opp := p.Opponent()
+	for k := 0; k < 4; k++ {
+		if q := i + d[k]; w[q] == opp && !hasLiberty(w, d, q, opp) {
+			return 0
+		}
+	}
+	return liberties2(w, d, i)
+}
+
+// tryPlace is place on a copy of w: w is unchanged.
+func tryPlace(w *[maxIndex]Color, d [4]int16, i int16, p Color) int {
+	if w[i] != Empty {
+		return 0
+	}
+	t := *w
+	return place(&t, d, i, p)
+}
+
+// forcing reports whether p at i (legal, checked) leaves an opponent chain
+// next to it with a single liberty.
+func forcing(w *[maxIndex]Color, d [4]int16, i int16, p Color) bool {
+	t := *w
+	place(&t, d, i, p)
+	opp := p.Opponent()
+	var seen [maxIndex]bool
+	for k := 0; k < 4; k++ {
+		if q := i + d[k]; t[q] == opp && !seen[q] && chainLiberty(&t, d, q, &seen) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// liberties2 counts the liberties of the chain of w through i, up to 2.
+func liberties2(w *[maxIndex]Color, d [4]int16, i int16) int {
+	c := w[i]
+	var seen [maxIndex]bool
+	stack := []int16{i}
+	seen[i] = true
+	var first int16
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for k := 0; k < 4; k++ {
+			q := p + d[k]
+			switch {
+			case w[q] == Empty && q != first:
+				if first != 0 {
+					return 2
+				}
+				first = q
+			case w[q] == c && !seen[q]:
+				seen[q] = true
+				stack = append(stack, q)
+			}
+		}
+	}
+	if first != 0 {
+		return 1
+	}
+	return 0
 }

@@ -145,6 +145,14 @@ func TestScorePosition(t *testing.T) {
 			want: "B+7", b: SideScore{Stones: 8, Territory: 20, Fills: 1, Score: 20}, w: SideScore{Stones: 7, Territory: 13, Score: 13},
 		},
 		{
+			// Black's stone (4,3) has its last liberty inside Black's
+			// territory once White fills both dame, but Black, taking
+			// either of them itself, joins the stone to the wall.
+			name: "territory: no fill where two dame could each join the chain to the wall", params: ScoreParams{Rules: Japanese()},
+			rows: []string{"...XO..", "...XO..", "...X.O.", "..X.XO.", "...X.O.", "...XO..", "...XO.."},
+			want: "B+10", b: SideScore{Stones: 8, Territory: 21, Score: 21}, w: SideScore{Stones: 7, Territory: 11, Score: 11}, dame: 2,
+		},
+		{
 			name: "area: the fill is a point either way", params: ScoreParams{Rules: Chinese()},
 			rows: []string{"...XO..", "...XO..", "...XO..", "..X.XO.", "...XO..", "...XO..", "...XO.."},
 			want: "B+9", b: SideScore{Stones: 8, Territory: 21, Score: 29}, w: SideScore{Stones: 7, Territory: 13, Score: 20},
@@ -158,7 +166,60 @@ func TestScorePosition(t *testing.T) {
 			want: "W+39", b: SideScore{Stones: 3, Territory: 1, Score: 1}, w: SideScore{Stones: 5, Territory: 40, Score: 40},
 		},
 		{
+			// The dead white stone at (3,4) has one liberty, (3,3); once
+			// White fills the dame (4,5), Black's chain (4,3)-(4,4) has
+			// that point only: Black must take the stone there, a fill.
+			name: "territory: a chain put in atari by the dame takes the dead stone next to it", params: ScoreParams{Rules: Japanese(), Dead: []Point{{3, 4}}},
+			rows: []string{"..XO...", "..XO...", "..XXO..", "..X.XO.", "..XoXO.", "..XX.O.", "..XXOO."},
+			want: "B+4", b: SideScore{Stones: 12, Territory: 15, Fills: 1, Prisoners: 1, Score: 16}, w: SideScore{Stones: 8, Territory: 12, Score: 12}, dame: 1,
+		},
+		{
+			// White's stone (1,1) has one liberty, (0,1), Black's
+			// dead stones around it, and no dame near: White need not
+			// fill (Black's capture there is no threat, or White would
+			// have answered it in play).
+			name: "territory: dead stones around a chain in atari in its own territory force no fill", params: ScoreParams{Rules: Japanese(), Dead: []Point{{1, 0}, {2, 1}, {1, 2}}},
+			rows: []string{"Ox.O.X.", ".OxO.X.", "OxOO.X.", "O.O.X..", "...OX..", "...OX..", "...OX.."},
+			want: "W+7", b: SideScore{Stones: 7, Territory: 11, Score: 11}, w: SideScore{Stones: 12, Territory: 15, Prisoners: 3, Score: 18}, dame: 4,
+		},
+		{
 			name: "area: dame split half and half", params: ScoreParams{Rules: Chinese(), Komi: 7.5},
+			rows: []string{"..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O...."},
+			want: "W+25.5", b: SideScore{Stones: 9, Territory: 18, Dame: 4.5, Score: 31.5}, w: SideScore{Stones: 9, Territory: 36, Dame: 4.5, Score: 49.5}, dame: 9,
+		},
+		{
+			// Three one-point dame: played out, the side to move takes two.
+			name: "area, Black to move: the odd dame is Black's", params: ScoreParams{Rules: Chinese(), ToMove: Black},
+			rows: []string{"..XXO..", "..X.O..", "..XXO..", "..X.O..", "..XXO..", "..X.O..", "..XXO.."},
+			want: "B+5", b: SideScore{Stones: 11, Territory: 14, Dame: 2, Score: 27}, w: SideScore{Stones: 7, Territory: 14, Dame: 1, Score: 22}, dame: 3,
+		},
+		{
+			name: "area, White to move: the odd dame is White's", params: ScoreParams{Rules: Chinese(), ToMove: White},
+			rows: []string{"..XXO..", "..X.O..", "..XXO..", "..X.O..", "..XXO..", "..X.O..", "..XXO.."},
+			want: "B+3", b: SideScore{Stones: 11, Territory: 14, Dame: 1, Score: 26}, w: SideScore{Stones: 7, Territory: 14, Dame: 2, Score: 23}, dame: 3,
+		},
+		{
+			name: "area, no side to move: the odd dame is split", params: ScoreParams{Rules: Chinese()},
+			rows: []string{"..XXO..", "..X.O..", "..XXO..", "..X.O..", "..XXO..", "..X.O..", "..XXO.."},
+			want: "B+4", b: SideScore{Stones: 11, Territory: 14, Dame: 1.5, Score: 26.5}, w: SideScore{Stones: 7, Territory: 14, Dame: 1.5, Score: 22.5}, dame: 3,
+		},
+		{
+			// White's dame (4,2) puts Black's stone (4,3) in atari: Black
+			// connects at (3,3), in its own territory, and White takes
+			// the other dame (4,5) too.
+			name: "area: a dame that forces an answer gains a tempo", params: ScoreParams{Rules: Chinese(), ToMove: White},
+			rows: []string{"...XO..", "...XO..", "...X.O.", "..X.XO.", "...XO..", "...X.O.", "...XO.."},
+			want: "B+9", b: SideScore{Stones: 8, Territory: 21, Score: 29}, w: SideScore{Stones: 7, Territory: 11, Dame: 2, Score: 20}, dame: 2,
+		},
+		{
+			name: "area: the same, Black to move", params: ScoreParams{Rules: Chinese(), ToMove: Black},
+			rows: []string{"...XO..", "...XO..", "...X.O.", "..X.XO.", "...XO..", "...X.O.", "...XO.."},
+			want: "B+13", b: SideScore{Stones: 8, Territory: 21, Dame: 2, Score: 31}, w: SideScore{Stones: 7, Territory: 11, Score: 18}, dame: 2,
+		},
+		{
+			// Nine open points in one region: an unfinished boundary,
+			// not dame to play out.
+			name: "area, Black to move: an open region of seven points or more stays split", params: ScoreParams{Rules: Chinese(), Komi: 7.5, ToMove: Black},
 			rows: []string{"..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O....", "..X.O...."},
 			want: "W+25.5", b: SideScore{Stones: 9, Territory: 18, Dame: 4.5, Score: 31.5}, w: SideScore{Stones: 9, Territory: 36, Dame: 4.5, Score: 49.5}, dame: 9,
 		},
