@@ -554,28 +554,36 @@ func captureDead(w *[maxIndex]Color, d [4]int16, i int16, opp Color, dead *[maxI
 // onlyLiberty returns the liberty in w of the chain of col through i when
 // it has exactly one, else 0.
 func onlyLiberty(w *[maxIndex]Color, d [4]int16, i int16, col Color) int16 {
+	if lib, more := firstLiberties(w, d, i, col); !more {
+		return lib
+	}
+	return 0
+}
+
+// firstLiberties walks the chain of col through i in w until it has seen
+// two liberties: the first one (0 if none) and whether there is another.
+func firstLiberties(w *[maxIndex]Color, d [4]int16, i int16, col Color) (first int16, more bool) {
 	var seen [maxIndex]bool
 	stack := []int16{i}
 	seen[i] = true
-	var lib int16
 	for len(stack) > 0 {
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for k := 0; k < 4; k++ {
 			q := p + d[k]
 			switch {
-			case w[q] == Empty && q != lib:
-				if lib != 0 {
-					return 0
+			case w[q] == Empty && q != first:
+				if first != 0 {
+					return first, true
 				}
-				lib = q
+				first = q
 			case w[q] == col && !seen[q]:
 				seen[q] = true
 				stack = append(stack, q)
 			}
 		}
 	}
-	return lib
+	return first, false
 }
 
 // hasLiberty reports whether the chain of c through i has an empty
@@ -781,29 +789,10 @@ func forcing(w *[maxIndex]Color, d [4]int16, i int16, p Color) bool {
 
 // liberties2 counts the liberties of the chain of w through i, up to 2.
 func liberties2(w *[maxIndex]Color, d [4]int16, i int16) int {
-	c := w[i]
-	var seen [maxIndex]bool
-	stack := []int16{i}
-	seen[i] = true
-	var first int16
-	for len(stack) > 0 {
-		p := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for k := 0; k < 4; k++ {
-			q := p + d[k]
-			switch {
-			case w[q] == Empty && q != first:
-				if first != 0 {
-					return 2
-				}
-				first = q
-			case w[q] == c && !seen[q]:
-				seen[q] = true
-				stack = append(stack, q)
-			}
-		}
-	}
-	if first != 0 {
+	switch first, more := firstLiberties(w, d, i, w[i]); {
+	case more:
+		return 2
+	case first != 0:
 		return 1
 	}
 	return 0

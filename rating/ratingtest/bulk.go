@@ -85,27 +85,13 @@ func (m *Memory) SetPlans(ctx context.Context, ids []string, plans []rating.Plan
 
 // CommitStates implements rating.BulkStore: as CommitAll.
 func (m *Memory) CommitStates(ctx context.Context, sts []rating.PlayerState) error {
-	return m.commitAll(ctx, "CommitStates", sts)
+	return m.commitAll(ctx, "CommitStates", sts, true)
 }
 
 // CommitVersions implements rating.BulkStore: as CommitStates, the hints
 // left as they are.
 func (m *Memory) CommitVersions(ctx context.Context, sts []rating.PlayerState) error {
-	if err := m.enter(ctx, "CommitVersions"); err != nil {
-		return err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	inserted := make([]bool, len(sts))
-	for i, st := range sts {
-		inserted[i] = m.insertState(st)
-	}
-	for i, st := range sts {
-		if got := m.states[memKey(st.Username, st.Version)]; !inserted[i] && got.Op != st.Op {
-			return fmt.Errorf("player %s version %d is operation %q's, not %q's: %w", st.Username, st.Version, got.Op, st.Op, rating.ErrVersionTaken)
-		}
-	}
-	return nil
+	return m.commitAll(ctx, "CommitVersions", sts, false)
 }
 
 // ReprojectAll implements rating.BulkStore: each hint set to the state

@@ -361,18 +361,18 @@ func (m *Memory) Commit(ctx context.Context, st rating.PlayerState) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.committed(st, m.insertState(st))
+	return m.committed(st, m.insertState(st), true)
 }
 
 // CommitAll implements rating.BatchStore: as ratingdb, every state is
 // inserted first, then each is checked and projected in order, up to the
 // first error.
 func (m *Memory) CommitAll(ctx context.Context, sts []rating.PlayerState) error {
-	return m.commitAll(ctx, "CommitAll", sts)
+	return m.commitAll(ctx, "CommitAll", sts, true)
 }
 
 // commitAll is CommitAll and CommitStates, entered as the step op.
-func (m *Memory) commitAll(ctx context.Context, op string, sts []rating.PlayerState) error {
+func (m *Memory) commitAll(ctx context.Context, op string, sts []rating.PlayerState, hint bool) error {
 	if err := m.enter(ctx, op); err != nil {
 		return err
 	}
@@ -383,7 +383,7 @@ func (m *Memory) commitAll(ctx context.Context, op string, sts []rating.PlayerSt
 		inserted[i] = m.insertState(st)
 	}
 	for i, st := range sts {
-		if err := m.committed(st, inserted[i]); err != nil {
+		if err := m.committed(st, inserted[i], hint); err != nil {
 			return err
 		}
 	}
@@ -403,13 +403,16 @@ func (m *Memory) insertState(st rating.PlayerState) bool {
 
 // committed finishes a commit of st: the version is the same operation's
 // (or another's: ErrVersionTaken), and the stored version becomes the
-// hint, as ratingdb's projection does even when it is older.
-func (m *Memory) committed(st rating.PlayerState, inserted bool) error {
+// hint (when hint is set), as ratingdb's projection does even when it is
+// older.
+func (m *Memory) committed(st rating.PlayerState, inserted, hint bool) error {
 	got := m.states[memKey(st.Username, st.Version)]
 	if !inserted && got.Op != st.Op {
 		return fmt.Errorf("player %s version %d is operation %q's, not %q's: %w", st.Username, st.Version, got.Op, st.Op, rating.ErrVersionTaken)
 	}
-	m.latest[st.Username] = got
+	if hint {
+		m.latest[st.Username] = got
+	}
 	return nil
 }
 
