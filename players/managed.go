@@ -171,12 +171,6 @@ func (s *Service) ResetPassword(ctx context.Context, username, school string) (s
 	if err := s.store.RevokeTokens(ctx, a.Username, s.now()); err != nil {
 		return "", err
 	}
-	s.mu.Lock()
-	for h, c := range s.tokens {
-		if c.p.Username == a.Username {
-			delete(s.tokens, h)
-		}
-	}
-	s.mu.Unlock()
+	s.forget(a.Username)
 	return password, nil
 }

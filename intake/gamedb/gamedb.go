@@ -221,9 +221,14 @@ func (d gameDoc) game() (intake.StoredGame, error) {
 }
 
 // markUnrated marks the game before it becomes finished, so that no
-// finished game is ever without its mark until it is rated.
-func (s *Store) markUnrated(ctx context.Context, g intake.StoredGame) error {
-	return wrap("mark game unrated", s.insUnrated.Mark(ctx, g.ID, g.FinishedAt))
+// finished game is ever without its mark until it is rated; fresh says
+// the mark is this call's own, not one already there.
+func (s *Store) markUnrated(ctx context.Context, g intake.StoredGame) (fresh bool, err error) {
+	err = s.insUnrated.Insert(ctx, mongox.Marker{ID: g.ID, At: g.FinishedAt.UTC()})
+	if mongo.IsDuplicateKeyError(err) {
+		return false, nil
+	}
+	return err == nil, wrap("mark game unrated", err)
 }
 
 // Create implements intake.Store.
@@ -235,11 +240,9 @@ func (s *Store) Create(ctx context.Context, g intake.StoredGame) error {
 	marked := false // a mark of this call's own, not one already there
 	switch g.Status {
 	case intake.StatusFinished:
-		err := s.insUnrated.Insert(ctx, mongox.Marker{ID: g.ID, At: g.FinishedAt.UTC()})
-		if err != nil && !mongo.IsDuplicateKeyError(err) {
-			return wrap("mark game unrated", err)
+		if marked, err = s.markUnrated(ctx, g); err != nil {
+			return err
 		}
-		marked = err == nil
 	case intake.StatusPending:
 		if err := s.markPending(ctx, g); err != nil {
 			return err
@@ -340,7 +343,7 @@ func (s *Store) Finish(ctx context.Context, f intake.StoredGame) error {
 	if err != nil {
 		return err
 	}
-	if err := s.markUnrated(ctx, f); err != nil {
+	if _, err := s.markUnrated(ctx, f); err != nil {
 		return err
 	}
 	end := endDoc{ID: f.ID, Kind: string(intake.StatusFinished), Game: &d}

@@ -110,21 +110,7 @@ func (m *Memory) ReprojectAll(ctx context.Context, sts []rating.PlayerState) err
 
 // AppendAll implements rating.BulkStore: as AppendEntries.
 func (m *Memory) AppendAll(ctx context.Context, es []rating.LedgerEntry) error {
-	if err := m.enter(ctx, "AppendAll"); err != nil {
-		return err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	inserted := make([]bool, len(es))
-	for i, e := range es {
-		inserted[i] = m.insertEntry(e)
-	}
-	for i, e := range es {
-		if err := m.appended(e, inserted[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return m.appendAll(ctx, "AppendAll", es)
 }
 
 // FinishOps implements rating.BulkStore.

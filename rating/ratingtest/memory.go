@@ -429,7 +429,12 @@ func (m *Memory) AppendEntry(ctx context.Context, e rating.LedgerEntry) error {
 // AppendEntries implements rating.BatchStore: every entry is inserted
 // first, then each is checked in order, up to the first conflict.
 func (m *Memory) AppendEntries(ctx context.Context, es []rating.LedgerEntry) error {
-	if err := m.enter(ctx, "AppendEntries"); err != nil {
+	return m.appendAll(ctx, "AppendEntries", es)
+}
+
+// appendAll is AppendEntries under the method name op.
+func (m *Memory) appendAll(ctx context.Context, op string, es []rating.LedgerEntry) error {
+	if err := m.enter(ctx, op); err != nil {
 		return err
 	}
 	m.mu.Lock()
