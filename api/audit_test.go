@@ -223,7 +223,7 @@ func TestVerifyReportsTampering(t *testing.T) {
 	if rep := w.expect(req{method: "GET", path: "/api/v1/admin/verify", token: w.admin}, 200, ""); rep.JSON["ok"] != true {
 		t.Fatalf("clean store: %s", rep.Body)
 	}
-	w.stack.Tamper(t, apptest.LedgerCollection, "bob#2", map[string]map[string]any{"$set": {"reason": "routine"}})
+	w.stack.Tamper(t, apptest.LedgerCollection, apptest.LedgerID("bob", 2), map[string]map[string]any{"$set": {"reason": "routine"}})
 	w.stack.Tamper(t, apptest.PlayersCollection, "alice", map[string]map[string]any{"$inc": {"score": 100}})
 	w.mm.advance(time.Minute) // reports are listed newest first
 	rep := w.expect(req{method: "GET", path: "/api/v1/admin/verify", token: w.admin}, 200, "")

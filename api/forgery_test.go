@@ -62,7 +62,7 @@ func TestForgeriesAreFound(t *testing.T) {
 	e := es[0]
 	e.Delta, e.ScoreAfter, e.Result = -e.Delta, e.ScoreBefore-e.Delta, rating.ResultLoss
 	e.Hash = e.ComputeHash()
-	w.stack.Tamper(t, apptest.LedgerCollection, "alice#1", map[string]map[string]any{"$set": {
+	w.stack.Tamper(t, apptest.LedgerCollection, apptest.LedgerID("alice", 1), map[string]map[string]any{"$set": {
 		"delta": e.Delta, "score_after": e.ScoreAfter, "result": e.Result, "hash": e.Hash}})
 	r = verify()
 	if !has(r, "alice", 1, rating.CheckKey, "forged") {
@@ -106,7 +106,7 @@ func TestRollbackFound(t *testing.T) {
 	if err != nil || len(es) != 2 {
 		t.Fatalf("bob's ledger: %v, %v", es, err)
 	}
-	w.stack.Delete(t, apptest.LedgerCollection, "bob#2")
+	w.stack.Delete(t, apptest.LedgerCollection, apptest.LedgerID("bob", 2))
 	w.stack.Tamper(t, apptest.PlayersCollection, "bob", map[string]map[string]any{"$set": {
 		"seq": int64(1), "head": es[1].Hash, "score": es[1].ScoreAfter}})
 	got := w.expect(req{method: "POST", path: "/api/v1/audit/checkpoints/verify", token: w.admin, body: kept}, 200, "")

@@ -24,6 +24,9 @@ import (
 // process is gone).
 type stepCrash struct {
 	rating.BatchStore
+	// whole: ApplyOp is the store's own, one write; otherwise its steps
+	// one after the other (rating.ApplyInSteps), each a write of its own.
+	whole  bool
 	mu     sync.Mutex
 	armed  bool
 	n, at  int
@@ -55,6 +58,13 @@ func (c *stepCrash) arm() { c.mu.Lock(); c.armed = true; c.mu.Unlock() }
 func (c *stepCrash) CreateOp(ctx context.Context, op rating.Operation) (out rating.Operation, err error) {
 	err = c.step("create op", func() error { out, err = c.BatchStore.CreateOp(ctx, op); return err })
 	return out, err
+}
+func (c *stepCrash) ApplyOp(ctx context.Context, op rating.Operation) (ok bool, err error) {
+	if !c.whole {
+		return rating.ApplyInSteps(ctx, c, op)
+	}
+	err = c.step("apply op", func() error { ok, err = c.BatchStore.(rating.OpWriter).ApplyOp(ctx, op); return err })
+	return ok, err
 }
 func (c *stepCrash) SetPlan(ctx context.Context, id string, p rating.Plan) (out rating.Plan, err error) {
 	err = c.step("set plan", func() error { out, err = c.BatchStore.SetPlan(ctx, id, p); return err })
@@ -91,13 +101,17 @@ func (c *stepCrash) AppendEntries(ctx context.Context, es []rating.LedgerEntry) 
 // of its own for it: intake's unrated game is the record); the restart's
 // recovery rates it, once, and both players end where a run without the
 // crash ends, their ledgers verified.
+// Both ways of writing a game's steps die: all at once in one write
+// (rating.OpWriter), and step by step.
 func TestIntakeCrashAtEveryRatingStep(t *testing.T) {
 	for _, kind := range testsvc.MongoKinds() {
-		t.Run(kind, func(t *testing.T) { intakeCrashAtEveryRatingStep(t, kind) })
+		for _, whole := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/whole=%v", kind, whole), func(t *testing.T) { intakeCrashAtEveryRatingStep(t, kind, whole) })
+		}
 	}
 }
 
-func intakeCrashAtEveryRatingStep(t *testing.T, kind string) {
+func intakeCrashAtEveryRatingStep(t *testing.T, kind string, whole bool) {
 	ctx := context.Background()
 	sub := func(i int) intake.Submission {
 		rec := games.RandomRecord(rand.New(rand.NewPCG(uint64(i), 5)), 9, 50, false)
@@ -122,14 +136,17 @@ func intakeCrashAtEveryRatingStep(t *testing.T, kind string) {
 		return st
 	}
 	// The run without a crash: its writes and where the players end.
-	probe := &stepCrash{at: 1 << 30}
+	probe := &stepCrash{at: 1 << 30, whole: whole}
 	ref := stack(t, probe)
 	probe.arm()
 	if _, err := ref.Intake.Submit(ctx, sub(2)); err != nil {
 		t.Fatal(err)
 	}
 	steps := probe.log
-	if len(steps) < 5 {
+	if whole && (len(steps) != 1 || steps[0] != "apply op") {
+		t.Fatalf("rating a game wrote %v, want one write of all its steps", steps)
+	}
+	if !whole && len(steps) < 5 {
 		t.Fatalf("rating a game took only %d writes: %v", len(steps), steps)
 	}
 	want := map[string]rating.PlayerState{}
@@ -144,7 +161,7 @@ func intakeCrashAtEveryRatingStep(t *testing.T, kind string) {
 	for k := range steps {
 		for _, before := range []bool{true, false} {
 			t.Run(fmt.Sprintf("die %s %s", map[bool]string{true: "before", false: "after"}[before], steps[k]), func(t *testing.T) {
-				c := &stepCrash{at: k, before: before}
+				c := &stepCrash{at: k, before: before, whole: whole}
 				crashing := stack(t, c)
 				c.arm()
 				if _, err := crashing.Intake.Submit(ctx, sub(2)); !errors.Is(err, errCrash) {

@@ -218,10 +218,20 @@ func (s *Service) Apply(ctx context.Context, in GameInput) (GameResult, error) {
 		return s.current(ctx, in.Black, in.White)
 	}
 	defer s.lockPlayers(in.Black, in.White)()
-	op, err := s.store.CreateOp(ctx, Operation{
+	op := Operation{
 		ID: in.ID, Black: in.Black, White: in.White, Winner: in.Winner, Game: in.Game,
 		SourceID: in.SourceID, GameHash: in.GameHash, Actor: in.Actor, At: in.At.UTC().Truncate(time.Millisecond), Tracked: in.Tracked,
-	})
+	}
+	if w, ok := s.store.(OpWriter); ok && op.Tracked {
+		done, err := s.applyAtOnce(ctx, w, op)
+		if err != nil {
+			return GameResult{}, err
+		}
+		if done.Done {
+			return resultOf(done)
+		}
+	}
+	op, err := s.store.CreateOp(ctx, op)
 	if err != nil {
 		return GameResult{}, err
 	}
@@ -229,6 +239,43 @@ func (s *Service) Apply(ctx context.Context, in GameInput) (GameResult, error) {
 		return GameResult{}, err
 	}
 	return resultOf(op)
+}
+
+// applyAtOnce is Apply's common case in one write (OpWriter.ApplyOp):
+// both players' latest states guessed (guess), the plan computed from
+// them before holding them, and every step written together, the holds at
+// the guessed versions guarding the plan as the step-by-step way's do.
+// It returns op done, or op as it was when the step-by-step way must
+// take over (a new player, a guess behind, anything already there).
+func (s *Service) applyAtOnce(ctx context.Context, w OpWriter, op Operation) (Operation, error) {
+	names := op.players()
+	guess, ok := s.guess(ctx, names)
+	if !ok {
+		return op, nil
+	}
+	states := make(map[string]PlayerState, len(names))
+	for i, n := range names {
+		states[n] = guess[i]
+	}
+	evidence, err := s.placementEvidence(ctx, op, states)
+	if err != nil {
+		return op, err
+	}
+	plan, err := s.plan(op, names, states, evidence)
+	if err != nil {
+		return op, nil // given up step by step, which says why
+	}
+	planned := op
+	planned.Plan = &plan
+	if written, err := w.ApplyOp(ctx, planned); err != nil || !written {
+		return op, err
+	}
+	for _, st := range plan.Steps {
+		s.remember(st.After)
+	}
+	planned.Done = true
+	s.rec.RatingUpdated()
+	return planned, nil
 }
 
 func checkInput(in GameInput) error {
@@ -429,33 +476,9 @@ func (s *Service) holdAll(ctx context.Context, opID string, names []string, stat
 	if !ok || len(names) < 2 {
 		return
 	}
-	guess := make([]PlayerState, len(names))
-	var unknown []string
-	for i, n := range names {
-		if st, ok := s.hint(n); ok {
-			guess[i] = st
-		} else {
-			unknown = append(unknown, n)
-		}
-	}
-	if len(unknown) > 0 {
-		read, err := s.store.LatestOf(ctx, unknown)
-		if err != nil {
-			return
-		}
-		for i, n := range names {
-			if guess[i].Username != "" {
-				continue
-			}
-			for _, st := range read {
-				if st.Username == n {
-					guess[i] = st
-				}
-			}
-			if guess[i].Username == "" {
-				return // a new player: holdOne starts them
-			}
-		}
+	guess, ok := s.guess(ctx, names)
+	if !ok {
+		return // a new player, or a failed read: holdOne sees which
 	}
 	versions := make([]int64, len(names))
 	for i, st := range guess {
@@ -465,6 +488,42 @@ func (s *Service) holdAll(ctx context.Context, opID string, names []string, stat
 	for i := range held {
 		states[names[i]] = guess[i]
 	}
+}
+
+// guess is each named player's latest state as holdOne first guesses it:
+// this process's hints, else the recorded latest states, in one read;
+// false when a player has none (a new player) or the read failed.
+func (s *Service) guess(ctx context.Context, names []string) ([]PlayerState, bool) {
+	guess := make([]PlayerState, len(names))
+	var unknown []string
+	for i, n := range names {
+		if st, ok := s.hint(n); ok {
+			guess[i] = st
+		} else {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(unknown) == 0 {
+		return guess, true
+	}
+	read, err := s.store.LatestOf(ctx, unknown)
+	if err != nil {
+		return nil, false
+	}
+	for i, n := range names {
+		if guess[i].Username != "" {
+			continue
+		}
+		for _, st := range read {
+			if st.Username == n {
+				guess[i] = st
+			}
+		}
+		if guess[i].Username == "" {
+			return nil, false
+		}
+	}
+	return guess, true
 }
 
 // skip passes a player held by opID at st.Version on to the next version

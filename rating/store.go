@@ -224,6 +224,65 @@ type BatchStore interface {
 	HoldOp(ctx context.Context, opID string, names []string, versions []int64) (int, error)
 }
 
+// OpWriter is a BatchStore that writes a tracked game operation whose
+// plan is known beforehand all at once (ApplyOp): one command instead of
+// one per step, where the store can keep the steps' order in one write.
+type OpWriter interface {
+	BatchStore
+	// ApplyOp writes op (Tracked, with its Plan) as its steps would, in
+	// their order: the operation, the holds of the plan's Before versions
+	// by op.ID, the plan, the ledger entries, then the states. It stops
+	// at the first step that finds something already there and reports
+	// whether it wrote every step itself: false with no error means some
+	// of op or of its players' versions was there (a retry, a crash, a
+	// guess behind, another runner), and the caller goes step by step,
+	// which sees what. Whatever stops it, what is written is a prefix of
+	// the steps, as the steps one by one would leave.
+	ApplyOp(ctx context.Context, op Operation) (bool, error)
+}
+
+// ApplyInSteps is ApplyOp on any BatchStore, by its calls one after the
+// other: the behaviour every OpWriter matches (the in-memory store is one
+// through it).
+func ApplyInSteps(ctx context.Context, s BatchStore, op Operation) (bool, error) {
+	if !op.Tracked || op.Plan == nil {
+		return false, fmt.Errorf("rating: ApplyOp of operation %s: it must be tracked and planned", op.ID)
+	}
+	plan := *op.Plan
+	op.Plan = nil
+	stored, err := s.CreateOp(ctx, op)
+	if err != nil || stored.Plan != nil || stored.Done {
+		return false, err
+	}
+	names := make([]string, len(plan.Steps))
+	versions := make([]int64, len(plan.Steps))
+	for i, st := range plan.Steps {
+		names[i], versions[i] = st.Before.Username, st.Before.Version
+	}
+	if n, err := s.HoldOp(ctx, op.ID, names, versions); err != nil || n < len(names) {
+		if errors.Is(err, ErrHeld) {
+			err = nil
+		}
+		return false, err
+	}
+	got, err := s.SetPlan(ctx, op.ID, plan)
+	if err != nil || !samePlan(got, plan) {
+		return false, err
+	}
+	entries := make([]LedgerEntry, 0, len(plan.Steps)+1)
+	states := make([]PlayerState, len(plan.Steps))
+	for i, st := range plan.Steps {
+		entries, states[i] = append(entries, st.entries()...), st.After
+	}
+	if err := s.AppendEntries(ctx, entries); err != nil {
+		return false, err
+	}
+	if err := s.CommitAll(ctx, states); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
 // Sentinels.
 var (
 	ErrNotFound = errors.New("not found")

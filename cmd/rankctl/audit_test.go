@@ -42,7 +42,7 @@ func ledger(t *testing.T, db *mongo.Database) *rating.Service {
 
 func tamper(t *testing.T, db *mongo.Database, id string, set bson.D) {
 	t.Helper()
-	if _, err := db.Collection(ratingdb.Ledger).UpdateOne(context.Background(), bson.D{{Key: "_id", Value: id}}, bson.D{{Key: "$set", Value: set}}); err != nil {
+	if _, err := db.Collection(ratingdb.Log).UpdateOne(context.Background(), bson.D{{Key: "_id", Value: id}}, bson.D{{Key: "$set", Value: set}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -55,7 +55,7 @@ func TestAuditVerifyStore(t *testing.T) {
 	if code != exitOK || out != "verified 2 players, 5 ledger entries, 2 games: ok\n" {
 		t.Fatalf("clean store: exit %d, %q, %q", code, out, errs)
 	}
-	tamper(t, db, "alice#2", bson.D{{Key: "delta", Value: 40}, {Key: "score_after", Value: 45}})
+	tamper(t, db, ratingdb.EntryID("alice", 2), bson.D{{Key: "delta", Value: 40}, {Key: "score_after", Value: 45}})
 	code, out, _ = runCtl("audit", "verify", "--mongo-uri", uri, "--mongo-db", db.Name())
 	if code != exitNo || !strings.Contains(out, "alice entry 2: chain: hash does not match its content") || !strings.Contains(out, "mismatches\n") {
 		t.Fatalf("tampered store: exit %d, %q", code, out)
@@ -98,7 +98,7 @@ func TestAuditVerifyRemote(t *testing.T) {
 	if code != exitOK || !strings.HasSuffix(out, ": ok\n") {
 		t.Fatalf("clean: exit %d, %q, %q", code, out, errs)
 	}
-	tamper(t, db, "bob#3", bson.D{{Key: "reason", Value: "routine"}})
+	tamper(t, db, ratingdb.EntryID("bob", 3), bson.D{{Key: "reason", Value: "routine"}})
 	code, out, _ = runCtl("audit", "verify", "--url", hs.URL, "--token", admin.Secret)
 	if code != exitNo || !strings.Contains(out, "bob entry 3: chain") {
 		t.Fatalf("tampered: exit %d, %q", code, out)

@@ -47,7 +47,7 @@ func TestRecomputeFindsTampering(t *testing.T) {
 		t.Fatalf("a tampered latest-state record: exit %d, %q; want %q", code, out, want)
 	}
 	s.Tamper(t, apptest.PlayersCollection, "carol", map[string]map[string]any{"$set": {"score": st.Score}})
-	s.Tamper(t, apptest.LedgerCollection, "bob#2", map[string]map[string]any{"$inc": {"delta": 7, "score_after": 7}})
+	s.Tamper(t, apptest.LedgerCollection, apptest.LedgerID("bob", 2), map[string]map[string]any{"$inc": {"delta": 7, "score_after": 7}})
 	code, out = recompute()
 	for _, w := range []string{"bob entry 2: delta: stored ", "bob entry 2: score_after: stored "} {
 		if code != exitNo || !strings.Contains(out, w) {

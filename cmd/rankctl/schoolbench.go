@@ -23,6 +23,7 @@ import (
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/ranks"
 	"github.com/weiqi-platform/rank/rating"
+	"github.com/weiqi-platform/rank/rating/ratingdb"
 	"github.com/weiqi-platform/rank/schools"
 )
 
@@ -306,7 +307,7 @@ func explainReads(ctx context.Context, m *wire.Mongo, classID string, out io.Wri
 		filter bson.D
 	}{
 		{"rating_players", bson.D{{Key: "_id", Value: sbStudent(0)}}},
-		{"rating_ledger", bson.D{{Key: "_id", Value: sbStudent(0) + "#1"}}},
+		{ratingdb.Log, bson.D{{Key: "_id", Value: ratingdb.EntryID(sbStudent(0), 1)}}},
 		{"class_heads", bson.D{{Key: "_id", Value: classID}}},
 		{"class_heads", bson.D{{Key: "school_id", Value: sbSchool}}},
 	} {

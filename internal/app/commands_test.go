@@ -54,9 +54,12 @@ import (
 // intake's deleted mark says the game is rated: a game 10. Then the
 // embedded store, written by rankd alone, keeps the pending marks in
 // memory (app.SoleWriter): a ticket there 1 (its level), the pending game
-// read only for a player who has marks.
+// read only for a player who has marks. Then a game's rating operation,
+// its holds, plan, entries and states went into one collection
+// (ratingdb.Log) and are written in one ordered insert (ApplyOp): a
+// game 6.
 const (
-	maxGameMongo   = 10 // one rated game, both players with a ledger head
+	maxGameMongo   = 6 // one rated game, both players with a ledger head
 	maxGameRedis   = 1
 	maxTicketMongo = 2 // one matchmaking ticket through the API
 	maxTicketRedis = 2

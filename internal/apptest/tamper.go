@@ -10,13 +10,17 @@ import (
 	"github.com/weiqi-platform/rank/rating/ratingdb"
 )
 
-// Where the rating store keeps the ledger and each player's latest state,
-// for tests that edit them behind the services' back.
+// Where the rating store keeps the ledger (under ratingdb.EntryID) and
+// each player's latest state, for tests that edit them behind the
+// services' back.
 const (
-	LedgerCollection  = ratingdb.Ledger
+	LedgerCollection  = ratingdb.Log
 	PlayersCollection = ratingdb.Players
 	GamesCollection   = gamedb.Games
 )
+
+// LedgerID is the _id in LedgerCollection of the player's ledger entry.
+func LedgerID(username string, seq int64) string { return ratingdb.EntryID(username, seq) }
 
 // Tamper applies a raw update ($set, $inc, ...) to one document of a Real
 // stack's store, through the driver and behind the services' back: what

@@ -26,9 +26,9 @@ func (s *Store) openAudit(ctx context.Context, db *mongo.Database) error {
 		c *mongo.Collection
 		m mongo.IndexModel
 	}{
-		{s.ledger, mongo.IndexModel{Keys: bson.D{{Key: "at", Value: -1}, {Key: "username", Value: 1}, {Key: "seq", Value: -1}}, Options: options.Index().SetName("at")}},
-		{s.ledger, mongo.IndexModel{Keys: bson.D{{Key: "username", Value: 1}, {Key: "seq", Value: 1}}, Options: options.Index().SetName("username_seq")}},
-		{s.ledger, mongo.IndexModel{Keys: bson.D{{Key: "cause", Value: 1}, {Key: "at", Value: -1}}, Options: options.Index().SetName("cause_at")}},
+		{s.ledger, mongo.IndexModel{Keys: bson.D{{Key: "k", Value: 1}, {Key: "at", Value: -1}, {Key: "username", Value: 1}, {Key: "seq", Value: -1}}, Options: options.Index().SetName("k_at")}},
+		{s.ledger, mongo.IndexModel{Keys: bson.D{{Key: "k", Value: 1}, {Key: "username", Value: 1}, {Key: "seq", Value: 1}}, Options: options.Index().SetName("k_username_seq")}},
+		{s.ledger, mongo.IndexModel{Keys: bson.D{{Key: "k", Value: 1}, {Key: "cause", Value: 1}, {Key: "at", Value: -1}}, Options: options.Index().SetName("k_cause_at")}},
 		{s.reports, mongo.IndexModel{Keys: bson.D{{Key: "at", Value: -1}}, Options: options.Index().SetName("at")}},
 	} {
 		if _, err := ix.c.Indexes().CreateOne(ctx, ix.m); err != nil {
@@ -56,7 +56,7 @@ func parseRank(s string) ranks.Rank {
 // Audit implements rating.Store: newest first by time, then username,
 // then sequence number down.
 func (s *Store) Audit(ctx context.Context, q rating.AuditQuery) ([]rating.LedgerEntry, error) {
-	var and bson.A
+	and := bson.A{bson.D{{Key: "k", Value: kindEntry}}}
 	if q.Player != "" {
 		and = append(and, bson.D{{Key: "username", Value: q.Player}})
 	}
@@ -77,10 +77,7 @@ func (s *Store) Audit(ctx context.Context, q rating.AuditQuery) ([]rating.Ledger
 			bson.D{{Key: "at", Value: at}, {Key: "username", Value: c.Username}, {Key: "seq", Value: bson.D{{Key: "$lt", Value: c.Seq}}}},
 		}}})
 	}
-	filter := bson.D{}
-	if len(and) > 0 {
-		filter = bson.D{{Key: "$and", Value: and}}
-	}
+	filter := bson.D{{Key: "$and", Value: and}}
 	opts := options.Find().SetSort(bson.D{{Key: "at", Value: -1}, {Key: "username", Value: 1}, {Key: "seq", Value: -1}})
 	if q.Limit > 0 {
 		opts.SetLimit(int64(q.Limit))
@@ -102,8 +99,8 @@ func (s *Store) Audit(ctx context.Context, q rating.AuditQuery) ([]rating.Ledger
 
 // each streams the documents of c matching filter in the order sort,
 // decoding each into a D.
-func each[D any](ctx context.Context, c *mongo.Collection, sort bson.D, fn func(D) error) error {
-	cur, err := c.Find(ctx, bson.D{}, options.Find().SetSort(sort))
+func each[D any](ctx context.Context, c *mongo.Collection, filter, sort bson.D, fn func(D) error) error {
+	cur, err := c.Find(ctx, filter, options.Find().SetSort(sort))
 	if err != nil {
 		return wrap("scan "+c.Name(), err)
 	}
@@ -122,22 +119,22 @@ func each[D any](ctx context.Context, c *mongo.Collection, sort bson.D, fn func(
 
 // EachPlayer implements rating.Store.
 func (s *Store) EachPlayer(ctx context.Context, fn func(rating.PlayerState) error) error {
-	return each(ctx, s.players, bson.D{{Key: "_id", Value: 1}}, func(d stateDoc) error { return fn(d.state()) })
+	return each(ctx, s.players, bson.D{}, bson.D{{Key: "_id", Value: 1}}, func(d stateDoc) error { return fn(d.state()) })
 }
 
 // EachState implements rating.Store.
 func (s *Store) EachState(ctx context.Context, fn func(rating.PlayerState) error) error {
-	return each(ctx, s.states, bson.D{{Key: "username", Value: 1}, {Key: "version", Value: 1}}, func(d stateDoc) error { return fn(d.state()) })
+	return each(ctx, s.states, bson.D{{Key: "k", Value: kindState}}, bson.D{{Key: "username", Value: 1}, {Key: "version", Value: 1}}, func(d stateDoc) error { return fn(d.state()) })
 }
 
 // EachEntry implements rating.Store.
 func (s *Store) EachEntry(ctx context.Context, fn func(rating.LedgerEntry) error) error {
-	return each(ctx, s.ledger, bson.D{{Key: "username", Value: 1}, {Key: "seq", Value: 1}}, func(d entryDoc) error { return fn(d.entry()) })
+	return each(ctx, s.ledger, bson.D{{Key: "k", Value: kindEntry}}, bson.D{{Key: "username", Value: 1}, {Key: "seq", Value: 1}}, func(d entryDoc) error { return fn(d.entry()) })
 }
 
 // EachOp implements rating.Store.
 func (s *Store) EachOp(ctx context.Context, fn func(rating.Operation) error) error {
-	return each(ctx, s.ops, bson.D{{Key: "_id", Value: 1}}, func(d opDoc) error {
+	return each(ctx, s.ops, bson.D{{Key: "k", Value: kindOp}}, bson.D{{Key: "_id", Value: 1}}, func(d opDoc) error {
 		op, err := d.op()
 		if err != nil {
 			return err

@@ -64,7 +64,7 @@ func (s *Store) CreateOps(ctx context.Context, ops []rating.Operation) ([]bool, 
 func (s *Store) HoldAll(ctx context.Context, hs []rating.HoldRequest) ([]error, error) {
 	docs := make([]any, len(hs))
 	for i, h := range hs {
-		docs[i] = holdDoc{ID: key(h.Username, h.Version), Op: h.Op}
+		docs[i] = holdDoc{ID: holdID(h.Username, h.Version), K: kindHold, Op: h.Op}
 	}
 	out := make([]error, len(hs))
 	for i, err := range mongox.InsertMany(ctx, s.holds, docs) {
@@ -96,7 +96,7 @@ func (s *Store) SetPlans(ctx context.Context, ids []string, plans []rating.Plan)
 		if err != nil {
 			return nil, err
 		}
-		docs[i] = planDoc{ID: id, Plan: string(b)}
+		docs[i] = planDoc{ID: planID(id), K: kindPlan, Plan: string(b)}
 	}
 	out := make([]rating.Plan, len(ids))
 	for i, err := range mongox.InsertMany(ctx, s.plans, docs) {
@@ -108,7 +108,7 @@ func (s *Store) SetPlans(ctx context.Context, ids []string, plans []rating.Plan)
 			return nil, wrap("store plans", err)
 		}
 		var d planDoc
-		if err := s.plans.FindOne(ctx, bson.D{{Key: "_id", Value: ids[i]}}).Decode(&d); err != nil {
+		if err := s.plans.FindOne(ctx, bson.D{{Key: "_id", Value: planID(ids[i])}}).Decode(&d); err != nil {
 			return nil, wrap("read plan", err)
 		}
 		if err := json.Unmarshal([]byte(d.Plan), &out[i]); err != nil {
@@ -253,7 +253,7 @@ func (s *Store) rewriteProjections(ctx context.Context, last map[string]stateDoc
 	proj := make([]any, len(names))
 	for i, n := range names {
 		d := last[n]
-		d.ID = n
+		d.ID, d.K = n, ""
 		proj[i] = d
 	}
 	if _, err := s.players.InsertMany(ctx, proj, options.InsertMany().SetOrdered(false)); err != nil && !mongo.IsDuplicateKeyError(err) {

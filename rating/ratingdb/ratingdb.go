@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,19 +20,42 @@ import (
 
 // Collection names.
 const (
-	States  = "rating_states"  // one document per player and version
+	// Log holds every document an operation writes, each with its kind
+	// (field k) under an _id that begins with it: the operation
+	// ("o:"+id), its holds ("h:"+username#version), its plan ("p:"+id),
+	// its ledger entries ("e:"+username#seq) and the states it writes
+	// ("s:"+username#version). One collection, so that one ordered insert
+	// writes an operation's steps in their order (ApplyOp): MongoDB
+	// writes several collections together only in a transaction.
+	Log     = "rating_log"
 	Players = "rating_players" // each player's latest state: a hint, and the leaderboard
-	Holds   = "rating_holds"   // one document per player and version held
-	Ops     = "rating_ops"
-	Open    = "rating_open"  // one marker per operation not yet done
-	Plans   = "rating_plans" // one document per operation, written once
-	Done    = "rating_done"  // one document per operation done (a tracked one only when given up), written once
-	Ledger  = "rating_ledger"
+	Open    = "rating_open"    // one marker per operation not yet done
+	Done    = "rating_done"    // one document per operation done (a tracked one only when given up), written once
 )
 
+// The kinds of Log's documents.
+const (
+	kindState = "state"
+	kindEntry = "entry"
+	kindOp    = "op"
+	kindHold  = "hold"
+	kindPlan  = "plan"
+)
+
+// StateID, EntryID and OpID are the _ids in Log of a player's state at a
+// version, of their ledger entry at a sequence number and of an
+// operation.
+func StateID(username string, version int64) string { return "s:" + key(username, version) }
+func EntryID(username string, seq int64) string     { return "e:" + key(username, seq) }
+func OpID(id string) string                         { return "o:" + id }
+
+func holdID(username string, version int64) string { return "h:" + key(username, version) }
+func planID(id string) string                      { return "p:" + id }
+
 // Store is a rating.Store on a Mongo database. Every decision is an
-// insert under a unique _id ("username#version", the operation id,
-// "username#seq"); the only update is the players' projection, a hint
+// insert under a unique _id in Log (a state's or a hold's
+// "username#version", the operation's id, an entry's "username#seq",
+// each after its kind); the only update is the players' projection, a hint
 // that reads check and repair, so a filtered update that FerretDB v1
 // applies non-atomically never decides anything.
 //
@@ -58,10 +82,11 @@ type Store struct {
 	// reproject marks the players a bulk commit is rewriting (bulk.go).
 	reproject *mongo.Collection
 	// The hot path's inserts, combined with concurrent callers' (group
-	// commit).
-	insStates, insHolds, insOps, insOpen, insPlans, insDone, insLedger *mongox.Inserter
-	delOpen                                                            *mongox.Deleter
-	tracked                                                            trackedIDs
+	// commit): ApplyOp's sequences, and the steps one at a time.
+	seqLog                   *mongox.SeqInserter
+	insLog, insOpen, insDone *mongox.Inserter
+	delOpen                  *mongox.Deleter
+	tracked                  trackedIDs
 	// deferredMarks are this process's Reproject markers of a run of
 	// batches whose projections wait for its ReprojectAll (bulk.go).
 	deferred      sync.Mutex
@@ -71,16 +96,21 @@ type Store struct {
 var (
 	_ rating.Store      = (*Store)(nil)
 	_ rating.BatchStore = (*Store)(nil)
+	_ rating.OpWriter   = (*Store)(nil)
 )
 
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
-	s := &Store{states: db.Collection(States), players: db.Collection(Players), holds: db.Collection(Holds), ops: db.Collection(Ops),
-		open: db.Collection(Open), plans: db.Collection(Plans), done: db.Collection(Done), ledger: db.Collection(Ledger),
+	log := db.Collection(Log)
+	s := &Store{states: log, players: db.Collection(Players), holds: log, ops: log,
+		open: db.Collection(Open), plans: log, done: db.Collection(Done), ledger: log,
 		reproject: db.Collection(Reproject)}
-	s.insStates, s.insHolds, s.insOps, s.insOpen = mongox.NewInserter(s.states), mongox.NewInserter(s.holds), mongox.NewInserter(s.ops), mongox.NewInserter(s.open)
-	s.insPlans, s.insDone, s.insLedger = mongox.NewInserter(s.plans), mongox.NewInserter(s.done), mongox.NewInserter(s.ledger)
+	s.seqLog, s.insLog = mongox.NewSeqInserter(log), mongox.NewInserter(log)
+	s.insOpen, s.insDone = mongox.NewInserter(s.open), mongox.NewInserter(s.done)
 	s.delOpen = mongox.NewDeleter(s.open)
+	if err := migrate(ctx, db); err != nil {
+		return nil, err
+	}
 	// The _ids make states, holds and ledger entries unique per player
 	// and version (or sequence number); the indexes serve the latest
 	// state, history (newest first), the leaderboard and Recover. One
@@ -115,7 +145,8 @@ type glickoDoc struct {
 
 // stateDoc is rating.PlayerState stored, one per player and version.
 type stateDoc struct {
-	ID        string    `bson:"_id"` // username#version
+	ID        string    `bson:"_id"`         // StateID; the projection's: the username
+	K         string    `bson:"k,omitempty"` // kindState; none on the projection
 	Username  string    `bson:"username"`
 	Version   int64     `bson:"version"`
 	Op        string    `bson:"op"`
@@ -140,7 +171,7 @@ func key(username string, n int64) string { return username + "#" + strconv.Form
 
 func toStateDoc(p rating.PlayerState) stateDoc {
 	return stateDoc{
-		ID: key(p.Username, p.Version), Username: p.Username, Version: p.Version, Op: p.Op,
+		ID: StateID(p.Username, p.Version), K: kindState, Username: p.Username, Version: p.Version, Op: p.Op,
 		Score: p.Score, Glicko: glickoDoc(p.Glicko), Games: p.Games, Wins: p.Wins, Losses: p.Losses, Draws: p.Draws,
 		Placement: p.Placement, Certified: rankText(p.Certified), Placing: p.Placing, PlacingGames: p.PlacingGames, Seq: p.Seq, Head: p.Head, UpdatedAt: p.UpdatedAt.UTC(),
 	}
@@ -157,7 +188,8 @@ func (d stateDoc) state() rating.PlayerState {
 
 // opDoc is rating.Operation stored; the plan as its JSON, written once.
 type opDoc struct {
-	ID       string    `bson:"_id"`
+	ID       string    `bson:"_id"` // OpID
+	K        string    `bson:"k"`   // kindOp
 	Black    string    `bson:"black"`
 	White    string    `bson:"white"`
 	Winner   string    `bson:"winner"`
@@ -183,7 +215,7 @@ func toOpDoc(op rating.Operation) (opDoc, error) {
 		return opDoc{}, err
 	}
 	d := opDoc{
-		ID: op.ID, Black: op.Black, White: op.White, Winner: string(op.Winner), Moves: op.Game.Moves,
+		ID: OpID(op.ID), K: kindOp, Black: op.Black, White: op.White, Winner: string(op.Winner), Moves: op.Game.Moves,
 		Handicap: op.Game.Handicap, Outcome: string(outcome), Escape: op.Game.Escape,
 		SourceID: op.SourceID, GameHash: op.GameHash, Actor: op.Actor, At: op.At.UTC(), Kind: op.Kind, Player: op.Player,
 		Tracked: op.Tracked,
@@ -200,7 +232,7 @@ func toOpDoc(op rating.Operation) (opDoc, error) {
 
 func (d opDoc) op() (rating.Operation, error) {
 	op := rating.Operation{
-		ID: d.ID, Black: d.Black, White: d.White, Winner: rating.Side(d.Winner),
+		ID: strings.TrimPrefix(d.ID, "o:"), Black: d.Black, White: d.White, Winner: rating.Side(d.Winner),
 		Game:     rating.Game{Moves: d.Moves, Handicap: d.Handicap, Escape: d.Escape},
 		SourceID: d.SourceID, GameHash: d.GameHash, Actor: d.Actor, At: d.At.UTC(), Kind: d.Kind, Player: d.Player,
 		Tracked: d.Tracked,
@@ -219,7 +251,8 @@ func (d opDoc) op() (rating.Operation, error) {
 
 // entryDoc is rating.LedgerEntry stored.
 type entryDoc struct {
-	ID          string    `bson:"_id"` // username#seq
+	ID          string    `bson:"_id"` // EntryID
+	K           string    `bson:"k"`   // kindEntry
 	Username    string    `bson:"username"`
 	Seq         int64     `bson:"seq"`
 	Cause       string    `bson:"cause"`
@@ -248,7 +281,7 @@ type entryDoc struct {
 
 func toEntryDoc(e rating.LedgerEntry) entryDoc {
 	return entryDoc{
-		ID: key(e.Username, e.Seq), Username: e.Username, Seq: e.Seq, Cause: e.Cause, CauseID: e.CauseID,
+		ID: EntryID(e.Username, e.Seq), K: kindEntry, Username: e.Username, Seq: e.Seq, Cause: e.Cause, CauseID: e.CauseID,
 		SourceID: e.SourceID, Actor: e.Actor, Opponent: e.Opponent, ScoreBefore: e.ScoreBefore, ScoreAfter: e.ScoreAfter,
 		RankBefore: e.RankBefore, RankAfter: e.RankAfter, Delta: e.Delta, Glicko: glickoDoc(e.Glicko),
 		Reason: e.Reason, At: e.At.UTC(), Prev: e.Prev, Hash: e.Hash,
@@ -282,7 +315,7 @@ func (s *Store) CreateOp(ctx context.Context, op rating.Operation) (rating.Opera
 	} else if err := s.insOpen.Mark(ctx, op.ID, op.At); err != nil {
 		return rating.Operation{}, wrap("mark operation open", err)
 	}
-	err = s.insOps.Insert(ctx, d)
+	err = s.insLog.Insert(ctx, d)
 	switch {
 	case err == nil:
 		return op, nil
@@ -294,14 +327,15 @@ func (s *Store) CreateOp(ctx context.Context, op rating.Operation) (rating.Opera
 
 // planDoc is a stored plan, as its JSON.
 type planDoc struct {
-	ID   string `bson:"_id"`
+	ID   string `bson:"_id"` // planID
+	K    string `bson:"k"`   // kindPlan
 	Plan string `bson:"plan"`
 }
 
 // Op implements rating.Store.
 func (s *Store) Op(ctx context.Context, id string) (rating.Operation, error) {
 	var d opDoc
-	err := s.ops.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&d)
+	err := s.ops.FindOne(ctx, bson.D{{Key: "_id", Value: OpID(id)}}).Decode(&d)
 	if errors.Is(err, mongo.ErrNoDocuments) {
 		return rating.Operation{}, fmt.Errorf("operation %s: %w", id, rating.ErrNotFound)
 	}
@@ -321,7 +355,7 @@ func (s *Store) Op(ctx context.Context, id string) (rating.Operation, error) {
 		return rating.Operation{}, wrap("read operation", err)
 	}
 	var p planDoc
-	err = s.plans.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&p)
+	err = s.plans.FindOne(ctx, bson.D{{Key: "_id", Value: planID(id)}}).Decode(&p)
 	switch {
 	case errors.Is(err, mongo.ErrNoDocuments):
 		return op, nil
@@ -342,7 +376,7 @@ func (s *Store) SetPlan(ctx context.Context, id string, p rating.Plan) (rating.P
 	if err != nil {
 		return rating.Plan{}, err
 	}
-	err = s.insPlans.Insert(ctx, planDoc{ID: id, Plan: string(b)})
+	err = s.insLog.Insert(ctx, planDoc{ID: planID(id), K: kindPlan, Plan: string(b)})
 	if err == nil {
 		return p, nil
 	}
@@ -350,7 +384,7 @@ func (s *Store) SetPlan(ctx context.Context, id string, p rating.Plan) (rating.P
 		return rating.Plan{}, wrap("store plan", err)
 	}
 	var d planDoc
-	if err := s.plans.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&d); err != nil {
+	if err := s.plans.FindOne(ctx, bson.D{{Key: "_id", Value: planID(id)}}).Decode(&d); err != nil {
 		return rating.Plan{}, wrap("read plan", err)
 	}
 	var stored rating.Plan
@@ -443,13 +477,14 @@ func (s *Store) Unfinished(ctx context.Context, limit int) ([]rating.Operation, 
 
 // holdDoc says which operation holds a player's version.
 type holdDoc struct {
-	ID string `bson:"_id"` // username#version
+	ID string `bson:"_id"` // holdID
+	K  string `bson:"k"`   // kindHold
 	Op string `bson:"op"`
 }
 
 // Hold implements rating.Store: an insert under "username#version".
 func (s *Store) Hold(ctx context.Context, username string, version int64, opID string) error {
-	err := s.insHolds.Insert(ctx, holdDoc{ID: key(username, version), Op: opID})
+	err := s.insLog.Insert(ctx, holdDoc{ID: holdID(username, version), K: kindHold, Op: opID})
 	if err == nil {
 		return nil
 	}
@@ -457,7 +492,7 @@ func (s *Store) Hold(ctx context.Context, username string, version int64, opID s
 		return wrap("hold player", err)
 	}
 	var d holdDoc
-	if err := s.holds.FindOne(ctx, bson.D{{Key: "_id", Value: key(username, version)}}).Decode(&d); err != nil {
+	if err := s.holds.FindOne(ctx, bson.D{{Key: "_id", Value: holdID(username, version)}}).Decode(&d); err != nil {
 		return wrap("read hold", err)
 	}
 	if d.Op == opID {
@@ -472,7 +507,7 @@ func (s *Store) Hold(ctx context.Context, username string, version int64, opID s
 func (s *Store) HoldOp(ctx context.Context, opID string, names []string, versions []int64) (int, error) {
 	docs := make([]any, len(names))
 	for i, n := range names {
-		docs[i] = holdDoc{ID: key(n, versions[i]), Op: opID}
+		docs[i] = holdDoc{ID: holdID(n, versions[i]), K: kindHold, Op: opID}
 	}
 	if len(docs) == 0 {
 		return 0, nil
@@ -499,11 +534,56 @@ func (s *Store) HoldOp(ctx context.Context, opID string, names []string, version
 	return len(names), nil
 }
 
+// ApplyOp implements rating.OpWriter: the operation, its holds, its
+// plan, its entries and its states in one ordered insert into Log (the
+// server stops at the first that is there already, so what it leaves is
+// a prefix of the steps), then both projections in one update.
+func (s *Store) ApplyOp(ctx context.Context, op rating.Operation) (bool, error) {
+	if !op.Tracked || op.Plan == nil {
+		return false, fmt.Errorf("ratingdb: ApplyOp of operation %s: it must be tracked and planned", op.ID)
+	}
+	d, err := toOpDoc(op)
+	if err != nil {
+		return false, err
+	}
+	plan, err := json.Marshal(op.Plan)
+	if err != nil {
+		return false, err
+	}
+	steps := op.Plan.Steps
+	docs := make([]any, 0, 2+4*len(steps))
+	docs = append(docs, d)
+	for _, st := range steps {
+		docs = append(docs, holdDoc{ID: holdID(st.Before.Username, st.Before.Version), K: kindHold, Op: op.ID})
+	}
+	docs = append(docs, planDoc{ID: planID(op.ID), K: kindPlan, Plan: string(plan)})
+	for _, st := range steps {
+		docs = append(docs, toEntryDoc(st.Entry))
+		if st.Then != nil {
+			docs = append(docs, toEntryDoc(*st.Then))
+		}
+	}
+	proj := make([]stateDoc, len(steps))
+	for i, st := range steps {
+		proj[i] = toStateDoc(st.After)
+		docs = append(docs, proj[i])
+	}
+	s.tracked.add(op.ID)
+	n, err := s.seqLog.Insert(ctx, docs)
+	switch {
+	case n == len(docs) && err == nil:
+		return true, s.projectAll(ctx, proj)
+	case mongo.IsDuplicateKeyError(err):
+		return false, nil // something of it was there: step by step
+	}
+	return false, wrap("apply operation", err)
+}
+
 // Commit implements rating.Store: an insert under "username#version",
 // then the players' projection is brought forward.
 func (s *Store) Commit(ctx context.Context, st rating.PlayerState) error {
 	d := toStateDoc(st)
-	return s.committed(ctx, st, d, s.insStates.Insert(ctx, d))
+	return s.committed(ctx, st, d, s.insLog.Insert(ctx, d))
 }
 
 // CommitAll implements rating.BatchStore: the states' inserts go as one.
@@ -516,7 +596,7 @@ func (s *Store) CommitAll(ctx context.Context, sts []rating.PlayerState) error {
 	// several statements), after every state is stored, as Commit's
 	// goes after its state.
 	proj := make([]stateDoc, 0, len(sts))
-	for i, err := range s.insStates.InsertAll(ctx, docs) {
+	for i, err := range s.insLog.InsertAll(ctx, docs) {
 		d, err := s.stored(ctx, sts[i], docs[i].(stateDoc), err)
 		if err != nil {
 			return err
@@ -531,7 +611,7 @@ func (s *Store) CommitAll(ctx context.Context, sts []rating.PlayerState) error {
 func (s *Store) projectAll(ctx context.Context, ds []stateDoc) error {
 	models := make([]mongo.WriteModel, 0, len(ds))
 	for _, d := range ds {
-		d.ID = d.Username
+		d.ID, d.K = d.Username, ""
 		models = append(models, mongo.NewReplaceOneModel().SetFilter(bson.D{{Key: "_id", Value: d.Username}}).SetReplacement(d).SetUpsert(true))
 	}
 	if len(models) == 0 {
@@ -588,7 +668,7 @@ func (s *Store) project(ctx context.Context, d stateDoc, known int64) error {
 	if known >= d.Version {
 		return nil
 	}
-	d.ID = d.Username
+	d.ID, d.K = d.Username, ""
 	_, err := s.players.ReplaceOne(ctx, bson.D{{Key: "_id", Value: d.Username}}, d, options.Replace().SetUpsert(true))
 	if mongo.IsDuplicateKeyError(err) {
 		return nil // two first versions at once: the other wrote it
@@ -639,7 +719,7 @@ func (s *Store) Player(ctx context.Context, username string) (rating.PlayerState
 	switch {
 	case errors.Is(err, mongo.ErrNoDocuments):
 		// No projection yet: the first version, if any.
-		err = s.states.FindOne(ctx, bson.D{{Key: "_id", Value: key(username, 0)}}).Decode(&d)
+		err = s.states.FindOne(ctx, bson.D{{Key: "_id", Value: StateID(username, 0)}}).Decode(&d)
 		if errors.Is(err, mongo.ErrNoDocuments) {
 			return rating.PlayerState{}, fmt.Errorf("player %s: %w", username, rating.ErrNotFound)
 		}
@@ -653,7 +733,7 @@ func (s *Store) Player(ctx context.Context, username string) (rating.PlayerState
 	}
 	for {
 		var next stateDoc
-		err := s.states.FindOne(ctx, bson.D{{Key: "_id", Value: key(username, d.Version+1)}}).Decode(&next)
+		err := s.states.FindOne(ctx, bson.D{{Key: "_id", Value: StateID(username, d.Version+1)}}).Decode(&next)
 		if errors.Is(err, mongo.ErrNoDocuments) {
 			break
 		}
@@ -672,7 +752,7 @@ func (s *Store) Player(ctx context.Context, username string) (rating.PlayerState
 
 // AppendEntry implements rating.Store.
 func (s *Store) AppendEntry(ctx context.Context, e rating.LedgerEntry) error {
-	return s.appended(ctx, e, s.insLedger.Insert(ctx, toEntryDoc(e)))
+	return s.appended(ctx, e, s.insLog.Insert(ctx, toEntryDoc(e)))
 }
 
 // AppendEntries implements rating.BatchStore: the entries' inserts go as
@@ -682,7 +762,7 @@ func (s *Store) AppendEntries(ctx context.Context, es []rating.LedgerEntry) erro
 	for i, e := range es {
 		docs[i] = toEntryDoc(e)
 	}
-	for i, err := range s.insLedger.InsertAll(ctx, docs) {
+	for i, err := range s.insLog.InsertAll(ctx, docs) {
 		if err := s.appended(ctx, es[i], err); err != nil {
 			return err
 		}
@@ -699,7 +779,7 @@ func (s *Store) appended(ctx context.Context, e rating.LedgerEntry, err error) e
 		return wrap("append ledger entry", err)
 	}
 	var d entryDoc
-	if err := s.ledger.FindOne(ctx, bson.D{{Key: "_id", Value: key(e.Username, e.Seq)}}).Decode(&d); err != nil {
+	if err := s.ledger.FindOne(ctx, bson.D{{Key: "_id", Value: EntryID(e.Username, e.Seq)}}).Decode(&d); err != nil {
 		return wrap("read ledger entry", err)
 	}
 	if d.Hash != e.Hash {
@@ -725,7 +805,7 @@ func (s *Store) Ledger(ctx context.Context, username string, before int64, limit
 	out := make([]rating.LedgerEntry, 0, min(int64(limit), max(from, 0)))
 	for seq := from; seq >= 1 && len(out) < limit; seq-- {
 		var d entryDoc
-		err := s.ledger.FindOne(ctx, bson.D{{Key: "_id", Value: key(username, seq)}}).Decode(&d)
+		err := s.ledger.FindOne(ctx, bson.D{{Key: "_id", Value: EntryID(username, seq)}}).Decode(&d)
 		if errors.Is(err, mongo.ErrNoDocuments) {
 			return nil, fmt.Errorf("ratingdb: %s's ledger has no entry %d below its head %d", username, seq, st.Seq)
 		}

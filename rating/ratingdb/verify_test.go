@@ -89,25 +89,25 @@ func TestVerifyFindsTampering(t *testing.T) {
 		tamper func(db *mongo.Database) error
 		want   []string // "player check" that must be reported
 	}{
-		{"an entry's delta", set(ratingdb.Ledger, "alice#1", bson.D{{Key: "delta", Value: 50}, {Key: "score_after", Value: 50}}), []string{"alice chain", "alice score"}},
-		{"an entry's reason", set(ratingdb.Ledger, "bob#3", bson.D{{Key: "reason", Value: "routine"}}), []string{"bob chain"}},
-		{"an entry deleted", del(ratingdb.Ledger, "carol#1"), []string{"carol chain", "bob formula"}}, // bob's g2 lost its pair
-		{"the last entry deleted", del(ratingdb.Ledger, "alice#4"), []string{"alice chain"}},
+		{"an entry's delta", set(ratingdb.Log, ratingdb.EntryID("alice", 1), bson.D{{Key: "delta", Value: 50}, {Key: "score_after", Value: 50}}), []string{"alice chain", "alice score"}},
+		{"an entry's reason", set(ratingdb.Log, ratingdb.EntryID("bob", 3), bson.D{{Key: "reason", Value: "routine"}}), []string{"bob chain"}},
+		{"an entry deleted", del(ratingdb.Log, ratingdb.EntryID("carol", 1)), []string{"carol chain", "bob formula"}}, // bob's g2 lost its pair
+		{"the last entry deleted", del(ratingdb.Log, ratingdb.EntryID("alice", 4)), []string{"alice chain"}},
 		{"a score in the latest-state record", set(ratingdb.Players, "bob", bson.D{{Key: "score", Value: 900}}), []string{"bob state"}},
 		{"a score in the stored version", func(db *mongo.Database) error {
-			return errorsJoin(set(ratingdb.States, "carol#4", bson.D{{Key: "score", Value: 900}})(db), set(ratingdb.Players, "carol", bson.D{{Key: "score", Value: 900}})(db))
+			return errorsJoin(set(ratingdb.Log, ratingdb.StateID("carol", 4), bson.D{{Key: "score", Value: 900}})(db), set(ratingdb.Players, "carol", bson.D{{Key: "score", Value: 900}})(db))
 		}, []string{"carol score"}},
 		{"a certified rank", func(db *mongo.Database) error {
-			return errorsJoin(set(ratingdb.States, "alice#4", bson.D{{Key: "certified", Value: "5d"}})(db), set(ratingdb.Players, "alice", bson.D{{Key: "certified", Value: "5d"}})(db))
+			return errorsJoin(set(ratingdb.Log, ratingdb.StateID("alice", 4), bson.D{{Key: "certified", Value: "5d"}})(db), set(ratingdb.Players, "alice", bson.D{{Key: "certified", Value: "5d"}})(db))
 		}, []string{"alice certified"}},
-		{"a game's winner", set(ratingdb.Ops, "g1", bson.D{{Key: "winner", Value: "white"}}), []string{"alice formula", "bob formula", "alice glicko", "bob glicko"}},
+		{"a game's winner", set(ratingdb.Log, ratingdb.OpID("g1"), bson.D{{Key: "winner", Value: "white"}}), []string{"alice formula", "bob formula", "alice glicko", "bob glicko"}},
 		// alice#3 is g4 against carol; alice#4 (her exam) copies the true
 		// Glicko-2, so it is reported as moving it; carol is not blamed.
-		{"a game entry's Glicko-2", set(ratingdb.Ledger, "alice#3", bson.D{{Key: "glicko.rating", Value: 1777.5}}), []string{"alice chain", "alice glicko"}},
-		{"a game's outcome", set(ratingdb.Ops, "g3", bson.D{{Key: "outcome", Value: "decisive"}, {Key: "winner", Value: "black"}}),
+		{"a game entry's Glicko-2", set(ratingdb.Log, ratingdb.EntryID("alice", 3), bson.D{{Key: "glicko.rating", Value: 1777.5}}), []string{"alice chain", "alice glicko"}},
+		{"a game's outcome", set(ratingdb.Log, ratingdb.OpID("g3"), bson.D{{Key: "outcome", Value: "decisive"}, {Key: "winner", Value: "black"}}),
 			[]string{"carol formula", "alice formula", "carol glicko", "alice glicko"}},
 		{"Glicko-2 in the stored version", func(db *mongo.Database) error {
-			return errorsJoin(set(ratingdb.States, "carol#4", bson.D{{Key: "glicko.rd", Value: 30.0}})(db), set(ratingdb.Players, "carol", bson.D{{Key: "glicko.rd", Value: 30.0}})(db))
+			return errorsJoin(set(ratingdb.Log, ratingdb.StateID("carol", 4), bson.D{{Key: "glicko.rd", Value: 30.0}})(db), set(ratingdb.Players, "carol", bson.D{{Key: "glicko.rd", Value: 30.0}})(db))
 		}, []string{"carol glicko"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -156,8 +156,8 @@ func TestVerifyChecksThePlacement(t *testing.T) {
 	if err != nil || !rep.OK() || rep.Entries != 2*rating.PlacementGames+1 {
 		t.Fatalf("clean store: %+v, %v", rep, err)
 	}
-	seq := fmt.Sprint("newbie#", rating.PlacementGames+1)
-	if _, err := db.Collection(ratingdb.Ledger).UpdateOne(bg, bson.D{{Key: "_id", Value: seq}},
+	seq := ratingdb.EntryID("newbie", rating.PlacementGames+1)
+	if _, err := db.Collection(ratingdb.Log).UpdateOne(bg, bson.D{{Key: "_id", Value: seq}},
 		bson.D{{Key: "$set", Value: bson.D{{Key: "score_after", Value: 800}, {Key: "delta", Value: 750}}}}); err != nil {
 		t.Fatal(err)
 	}

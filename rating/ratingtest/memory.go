@@ -146,6 +146,11 @@ func copyEntry(e rating.LedgerEntry) rating.LedgerEntry {
 	return e
 }
 
+// ApplyOp implements rating.OpWriter, by the steps one after the other.
+func (m *Memory) ApplyOp(ctx context.Context, op rating.Operation) (bool, error) {
+	return rating.ApplyInSteps(ctx, m, op)
+}
+
 // CreateOp implements rating.Store.
 func (m *Memory) CreateOp(ctx context.Context, op rating.Operation) (rating.Operation, error) {
 	if err := m.enter(ctx, "CreateOp"); err != nil {

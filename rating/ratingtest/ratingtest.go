@@ -53,6 +53,13 @@ func RunBatch(t *testing.T, newStore func(t *testing.T) rating.BatchStore) {
 	Run(t, func(t *testing.T) rating.Store { return newStore(t) })
 	t.Run("BatchWrites", func(t *testing.T) { batchWrites(t, newStore(t)) })
 	t.Run("HoldOp", func(t *testing.T) { holdOp(t, newStore(t)) })
+	t.Run("ApplyOp", func(t *testing.T) {
+		w, ok := newStore(t).(rating.OpWriter)
+		if !ok {
+			t.Fatal("the store is no rating.OpWriter")
+		}
+		applyOp(t, w)
+	})
 	t.Run("BulkWrites", func(t *testing.T) {
 		bs, ok := newStore(t).(rating.BulkStore)
 		if !ok {
@@ -89,6 +96,97 @@ func holdOp(t *testing.T, s rating.BatchStore) {
 	}
 	if err := s.Hold(ctx, "erin", 1, "g3"); err != nil {
 		t.Fatalf("erin#1 after a HoldOp that stopped before her: %v, want free", err)
+	}
+}
+
+// planned is a tracked game between alice and bob, planned from the
+// versions given, each player one point up and one ledger entry on.
+func planned(id string, from map[string]rating.PlayerState) rating.Operation {
+	o := op(id)
+	o.Tracked = true
+	var p rating.Plan
+	for _, n := range []string{"alice", "bob"} {
+		before := from[n]
+		after := before
+		after.Score++
+		after.Version++
+		after.Seq++
+		after.Op = id
+		after.Head = fmt.Sprintf("%s-%s-%d", id, n, after.Seq)
+		e := rating.LedgerEntry{Username: n, Seq: after.Seq, Cause: rating.CauseGame, CauseID: id, ScoreBefore: before.Score,
+			ScoreAfter: after.Score, Delta: 1, At: t0, Prev: before.Head, Hash: after.Head}
+		p.Steps = append(p.Steps, rating.Step{Before: before, After: after, Entry: e})
+	}
+	o.Plan = &p
+	return o
+}
+
+// applyOp: ApplyOp writes every step of a tracked, planned game (the
+// players at the plan's after, their entries, the operation with its
+// plan, each version held by it); again, it writes nothing and says so;
+// a game planned from a version another operation holds leaves only a
+// prefix of the steps (the operation, the holds before that one) and
+// says so.
+func applyOp(t *testing.T, s rating.OpWriter) {
+	from := map[string]rating.PlayerState{}
+	for _, n := range []string{"alice", "bob"} {
+		from[n] = rating.NewPlayer(n)
+		if err := s.Commit(ctx, from[n]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g1 := planned("g1", from)
+	for i, want := range []bool{true, false} {
+		if ok, err := s.ApplyOp(ctx, g1); ok != want || err != nil {
+			t.Fatalf("ApplyOp #%d = %v, %v; want %v", i+1, ok, err, want)
+		}
+	}
+	for i, n := range []string{"alice", "bob"} {
+		st, err := s.Player(ctx, n)
+		if err != nil || st.Version != 1 || st.Score != g1.Plan.Steps[i].After.Score || st.Op != "g1" {
+			t.Errorf("%s after g1: %+v, %v; want g1's version 1", n, st, err)
+		}
+		if l, err := s.Latest(ctx, n); err != nil || l.Version != 1 {
+			t.Errorf("%s's recorded latest state: version %d, %v; want 1", n, l.Version, err)
+		}
+		es, err := s.Ledger(ctx, n, 0, 10)
+		if err != nil || len(es) != 1 || es[0].Hash != g1.Plan.Steps[i].Entry.Hash {
+			t.Errorf("%s's ledger: %+v, %v; want g1's entry", n, es, err)
+		}
+		if err := s.Hold(ctx, n, 0, "other"); !errors.Is(err, rating.ErrHeld) {
+			t.Errorf("%s#0 after g1: %v, want held by g1", n, err)
+		}
+	}
+	stored, err := s.Op(ctx, "g1")
+	if err != nil || stored.Plan == nil || len(stored.Plan.Steps) != 2 || stored.Plan.Steps[1].Entry.Hash != g1.Plan.Steps[1].Entry.Hash {
+		t.Fatalf("g1 stored: %+v, %v; want it with its plan", stored, err)
+	}
+
+	// g2 from version 1, but bob#1 is another operation's.
+	for i, n := range []string{"alice", "bob"} {
+		from[n] = g1.Plan.Steps[i].After
+	}
+	if err := s.Hold(ctx, "bob", 1, "other"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.ApplyOp(ctx, planned("g2", from)); ok || err != nil {
+		t.Fatalf("ApplyOp past a held player = %v, %v; want false, nil", ok, err)
+	}
+	g2, err := s.Op(ctx, "g2")
+	if err != nil || g2.Plan != nil {
+		t.Fatalf("g2 after it stopped: %+v, %v; want it stored without a plan", g2, err)
+	}
+	var he *rating.HeldError
+	if err := s.Hold(ctx, "alice", 1, "x"); !errors.As(err, &he) || he.By != "g2" {
+		t.Errorf("alice#1: %v, want held by g2 (a step before the stop)", err)
+	}
+	for _, n := range []string{"alice", "bob"} {
+		if st, err := s.Player(ctx, n); err != nil || st.Version != 1 {
+			t.Errorf("%s after g2 stopped: version %d, %v; want 1", n, st.Version, err)
+		}
+		if es, err := s.Ledger(ctx, n, 0, 10); err != nil || len(es) != 1 {
+			t.Errorf("%s's ledger after g2 stopped: %d entries, %v; want 1", n, len(es), err)
+		}
 	}
 }
 
