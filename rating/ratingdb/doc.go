@@ -1,7 +1,10 @@
 // Package ratingdb is the MongoDB adapter of rating.Store (the official
 // driver v2; embedded FerretDB in the zero-setup mode): player states,
-// rating operations and the ledger, each write one single-document insert
-// or conditional update, so no transaction is ever needed.
+// rating operations and the ledger, all in one collection (Log) so that
+// a game's steps go in one ordered insert (ApplyOp), and the players'
+// projection. Every decision is an insert under a unique _id; no
+// transaction is ever needed.
 //
-// It imports rating and the Mongo driver; never api, jobs or cmd.
+// It imports rating, internal/mongox and the Mongo driver; never api,
+// jobs or cmd.
 package ratingdb
