@@ -4,7 +4,9 @@
 // "unavailable" sentinel, reading a collection of markers (small
 // documents `{_id, at}` that stand for work in flight), and sharing write
 // transactions between concurrent callers: Inserter (group commit of
-// inserts) and Deleter (markers deleted later, in batches).
+// inserts), SeqInserter (of ordered sequences of inserts, each leaving a
+// prefix of itself), Writer (of idempotent replaces and updates) and
+// Deleter (markers deleted later, in batches).
 //
 // It imports only the Mongo driver; adapters import it, domain packages
 // never do.

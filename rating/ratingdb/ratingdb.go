@@ -84,6 +84,7 @@ type Store struct {
 	// The hot path's inserts, combined with concurrent callers' (group
 	// commit): ApplyOp's sequences, and the steps one at a time.
 	seqLog                   *mongox.SeqInserter
+	projWriter               *mongox.Writer // projectAll, with concurrent games
 	insLog, insOpen, insDone *mongox.Inserter
 	delOpen                  *mongox.Deleter
 	tracked                  trackedIDs
@@ -105,7 +106,7 @@ func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 	s := &Store{states: log, players: db.Collection(Players), holds: log, ops: log,
 		open: db.Collection(Open), plans: log, done: db.Collection(Done), ledger: log,
 		reproject: db.Collection(Reproject)}
-	s.seqLog, s.insLog = mongox.NewSeqInserter(log), mongox.NewInserter(log)
+	s.seqLog, s.insLog, s.projWriter = mongox.NewSeqInserter(log), mongox.NewInserter(log), mongox.NewWriter(s.players)
 	s.insOpen, s.insDone = mongox.NewInserter(s.open), mongox.NewInserter(s.done)
 	s.delOpen = mongox.NewDeleter(s.open)
 	if err := migrate(ctx, db); err != nil {
@@ -607,7 +608,7 @@ func (s *Store) CommitAll(ctx context.Context, sts []rating.PlayerState) error {
 }
 
 // projectAll is project of every d (each known at the version before
-// its own), in one bulk write.
+// its own), in one bulk write with concurrent games' (mongox.Writer).
 func (s *Store) projectAll(ctx context.Context, ds []stateDoc) error {
 	models := make([]mongo.WriteModel, 0, len(ds))
 	for _, d := range ds {
@@ -617,7 +618,7 @@ func (s *Store) projectAll(ctx context.Context, ds []stateDoc) error {
 	if len(models) == 0 {
 		return nil
 	}
-	_, err := s.players.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+	err := s.projWriter.Write(ctx, models)
 	var bwe mongo.BulkWriteException
 	if errors.As(err, &bwe) && bwe.WriteConcernError == nil {
 		for _, we := range bwe.WriteErrors {
