@@ -242,14 +242,15 @@ func (s *Service) Apply(ctx context.Context, in GameInput) (GameResult, error) {
 }
 
 // applyAtOnce is Apply's common case in one write (OpWriter.ApplyOp):
-// both players' latest states guessed (guess), the plan computed from
+// both players' latest states guessed (guess; a player with none at their
+// start, which ApplyOp writes first), the plan computed from
 // them before holding them, and every step written together, the holds at
 // the guessed versions guarding the plan as the step-by-step way's do.
 // It returns op done, or op as it was when the step-by-step way must
 // take over (a new player, a guess behind, anything already there).
 func (s *Service) applyAtOnce(ctx context.Context, w OpWriter, op Operation) (Operation, error) {
 	names := op.players()
-	guess, ok := s.guess(ctx, names)
+	guess, ok := s.guess(ctx, names, true)
 	if !ok {
 		return op, nil
 	}
@@ -476,7 +477,7 @@ func (s *Service) holdAll(ctx context.Context, opID string, names []string, stat
 	if !ok || len(names) < 2 {
 		return
 	}
-	guess, ok := s.guess(ctx, names)
+	guess, ok := s.guess(ctx, names, false)
 	if !ok {
 		return // a new player, or a failed read: holdOne sees which
 	}
@@ -492,8 +493,9 @@ func (s *Service) holdAll(ctx context.Context, opID string, names []string, stat
 
 // guess is each named player's latest state as holdOne first guesses it:
 // this process's hints, else the recorded latest states, in one read;
-// false when a player has none (a new player) or the read failed.
-func (s *Service) guess(ctx context.Context, names []string) ([]PlayerState, bool) {
+// for a player with none, their start (version 0) when fresh is true;
+// false when a player has none and fresh is false, or the read failed.
+func (s *Service) guess(ctx context.Context, names []string, fresh bool) ([]PlayerState, bool) {
 	guess := make([]PlayerState, len(names))
 	var unknown []string
 	for i, n := range names {
@@ -519,7 +521,11 @@ func (s *Service) guess(ctx context.Context, names []string) ([]PlayerState, boo
 				guess[i] = st
 			}
 		}
-		if guess[i].Username == "" {
+		switch {
+		case guess[i].Username != "":
+		case fresh:
+			guess[i] = s.newPlayer(n)
+		default:
 			return nil, false
 		}
 	}

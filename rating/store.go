@@ -230,8 +230,10 @@ type BatchStore interface {
 type OpWriter interface {
 	BatchStore
 	// ApplyOp writes op (Tracked, with its Plan) as its steps would, in
-	// their order: the operation, the holds of the plan's Before versions
-	// by op.ID, the plan, the ledger entries, then the states. It stops
+	// their order: a player's start when the plan moves them from version
+	// 0 (idempotent, as holdOne's), the operation, the holds of the plan's
+	// Before versions by op.ID, the plan, the ledger entries, then the
+	// states. It stops
 	// at the first step that finds something already there and reports
 	// whether it wrote every step itself: false with no error means some
 	// of op or of its players' versions was there (a retry, a crash, a
@@ -250,6 +252,13 @@ func ApplyInSteps(ctx context.Context, s BatchStore, op Operation) (bool, error)
 	}
 	plan := *op.Plan
 	op.Plan = nil
+	for _, st := range plan.Steps {
+		if st.Before.Version == 0 {
+			if err := s.Commit(ctx, st.Before); err != nil {
+				return false, err
+			}
+		}
+	}
 	stored, err := s.CreateOp(ctx, op)
 	if err != nil || stored.Plan != nil || stored.Done {
 		return false, err

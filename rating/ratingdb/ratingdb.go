@@ -535,8 +535,9 @@ func (s *Store) HoldOp(ctx context.Context, opID string, names []string, version
 	return len(names), nil
 }
 
-// ApplyOp implements rating.OpWriter: the operation, its holds, its
-// plan, its entries and its states in one ordered insert into Log (the
+// ApplyOp implements rating.OpWriter: new players' starts, the
+// operation, its holds, its plan, its entries and its states in one
+// ordered insert into Log (the
 // server stops at the first that is there already, so what it leaves is
 // a prefix of the steps), then both projections in one update.
 func (s *Store) ApplyOp(ctx context.Context, op rating.Operation) (bool, error) {
@@ -552,7 +553,14 @@ func (s *Store) ApplyOp(ctx context.Context, op rating.Operation) (bool, error) 
 		return false, err
 	}
 	steps := op.Plan.Steps
-	docs := make([]any, 0, 2+4*len(steps))
+	docs := make([]any, 0, 2+5*len(steps))
+	for _, st := range steps {
+		if st.Before.Version == 0 {
+			// A player's start first, as holdOne commits it: one that is
+			// there already stops the insert, and step by step goes on.
+			docs = append(docs, toStateDoc(st.Before))
+		}
+	}
 	docs = append(docs, d)
 	for _, st := range steps {
 		docs = append(docs, holdDoc{ID: holdID(st.Before.Username, st.Before.Version), K: kindHold, Op: op.ID})

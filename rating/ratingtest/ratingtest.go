@@ -121,19 +121,18 @@ func planned(id string, from map[string]rating.PlayerState) rating.Operation {
 	return o
 }
 
-// applyOp: ApplyOp writes every step of a tracked, planned game (the
-// players at the plan's after, their entries, the operation with its
-// plan, each version held by it); again, it writes nothing and says so;
+// applyOp: ApplyOp writes every step of a tracked, planned game of two
+// new players (their starts, the players at the plan's after, their
+// entries, the operation with its plan, each version held by it); again,
+// it writes nothing and says so;
 // a game planned from a version another operation holds leaves only a
 // prefix of the steps (the operation, the holds before that one) and
 // says so.
 func applyOp(t *testing.T, s rating.OpWriter) {
+	// New players: their starts are written too.
 	from := map[string]rating.PlayerState{}
 	for _, n := range []string{"alice", "bob"} {
 		from[n] = rating.NewPlayer(n)
-		if err := s.Commit(ctx, from[n]); err != nil {
-			t.Fatal(err)
-		}
 	}
 	g1 := planned("g1", from)
 	for i, want := range []bool{true, false} {
@@ -156,6 +155,17 @@ func applyOp(t *testing.T, s rating.OpWriter) {
 		if err := s.Hold(ctx, n, 0, "other"); !errors.Is(err, rating.ErrHeld) {
 			t.Errorf("%s#0 after g1: %v, want held by g1", n, err)
 		}
+
+	}
+	versions := map[string][]int64{}
+	if err := s.EachState(ctx, func(st rating.PlayerState) error {
+		versions[st.Username] = append(versions[st.Username], st.Version)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(versions, map[string][]int64{"alice": {0, 1}, "bob": {0, 1}}) {
+		t.Errorf("stored versions after g1: %v, want each player's start and g1's", versions)
 	}
 	stored, err := s.Op(ctx, "g1")
 	if err != nil || stored.Plan == nil || len(stored.Plan.Steps) != 2 || stored.Plan.Steps[1].Entry.Hash != g1.Plan.Steps[1].Entry.Hash {
