@@ -64,6 +64,11 @@ type openOptions struct{ soleWriter bool }
 // the players' tokens, believed until they expire).
 func SoleWriter() OpenOption { return func(o *openOptions) { o.soleWriter = true } }
 
+// serverInFlight is how many combined writes of a kind the rating store
+// keeps in flight on a store server (which works on several at once); on
+// the embedded store, one writer, one (larger batches, fewer fsyncs).
+const serverInFlight = 4
+
 // OpenStores opens every store on a Mongo database and a Redis client (a
 // single server or a cluster), making sure their indexes exist.
 func OpenStores(ctx context.Context, db *mongo.Database, rdb redis.UniversalClient, opts ...OpenOption) (Stores, error) {
@@ -76,7 +81,11 @@ func OpenStores(ctx context.Context, db *mongo.Database, rdb redis.UniversalClie
 	if s.Accounts, err = playerdb.New(ctx, db); err != nil {
 		return Stores{}, err
 	}
-	if s.Ratings, err = ratingdb.New(ctx, db); err != nil {
+	var ropts []ratingdb.Option
+	if !o.soleWriter {
+		ropts = append(ropts, ratingdb.InFlight(serverInFlight))
+	}
+	if s.Ratings, err = ratingdb.New(ctx, db, ropts...); err != nil {
 		return Stores{}, err
 	}
 	var gopts []gamedb.Option

@@ -21,8 +21,9 @@ import (
 // after it, not tried by the server, go again in the next one.
 type SeqInserter struct {
 	c       *mongo.Collection
+	max     int // inserts in flight at most
 	mu      sync.Mutex
-	running bool
+	running int // inserts in flight
 	queue   []*seqReq
 }
 
@@ -33,8 +34,13 @@ type seqReq struct {
 	done chan struct{}
 }
 
-// NewSeqInserter returns a SeqInserter into c.
-func NewSeqInserter(c *mongo.Collection) *SeqInserter { return &SeqInserter{c: c} }
+// NewSeqInserter returns a SeqInserter into c with at most inFlight
+// combined inserts in flight (at least 1): one for a store with a single
+// writer, where each is a transaction and waiting makes batches; more for
+// a store server, which works on several at once.
+func NewSeqInserter(c *mongo.Collection, inFlight int) *SeqInserter {
+	return &SeqInserter{c: c, max: max(inFlight, 1)}
+}
 
 // Insert inserts the documents in order and returns how many went in and,
 // when not all did, the error of the first that did not: a
@@ -56,8 +62,8 @@ func (b *SeqInserter) Insert(ctx context.Context, docs []any) (n int, err error)
 	}
 	b.mu.Lock()
 	b.queue = append(b.queue, r)
-	if !b.running {
-		b.running = true
+	if b.running < b.max {
+		b.running++
 		go b.flush()
 	}
 	b.mu.Unlock()
@@ -83,7 +89,7 @@ func (b *SeqInserter) flush() {
 		}
 		if len(batch) == 0 {
 			b.queue = nil
-			b.running = false
+			b.running--
 			b.mu.Unlock()
 			return
 		}

@@ -24,7 +24,7 @@ func TestSeqInserterLeavesPrefixes(t *testing.T) {
 			if _, err := c.InsertOne(ctx, item{ID: "b2"}); err != nil {
 				t.Fatal(err)
 			}
-			b := NewSeqInserter(c)
+			b := NewSeqInserter(c, 1)
 			seqs := [][]any{
 				{item{ID: "a1"}, item{ID: "a2"}},
 				{item{ID: "b1"}, item{ID: "b2"}, item{ID: "b3"}},
@@ -32,7 +32,7 @@ func TestSeqInserterLeavesPrefixes(t *testing.T) {
 			}
 			// Held back until all three are queued, so they go together.
 			b.mu.Lock()
-			b.running = true
+			b.running = 1
 			b.mu.Unlock()
 			ns, errs := make([]int, len(seqs)), make([]error, len(seqs))
 			var wg sync.WaitGroup

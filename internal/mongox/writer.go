@@ -16,8 +16,9 @@ import (
 // unordered batch keeps no order between callers.
 type Writer struct {
 	c       *mongo.Collection
+	max     int // writes in flight at most
 	mu      sync.Mutex
-	running bool
+	running int // writes in flight
 	queue   []*writeReq
 }
 
@@ -27,8 +28,11 @@ type writeReq struct {
 	done   chan struct{}
 }
 
-// NewWriter returns a Writer on c.
-func NewWriter(c *mongo.Collection) *Writer { return &Writer{c: c} }
+// NewWriter returns a Writer on c with at most inFlight combined writes
+// in flight (at least 1; see NewSeqInserter).
+func NewWriter(c *mongo.Collection, inFlight int) *Writer {
+	return &Writer{c: c, max: max(inFlight, 1)}
+}
 
 // Write applies the models with those of concurrent callers and returns
 // what BulkWrite(models, unordered) would return as its error: nil, a
@@ -42,8 +46,8 @@ func (w *Writer) Write(ctx context.Context, models []mongo.WriteModel) error {
 	r := &writeReq{models: models, done: make(chan struct{})}
 	w.mu.Lock()
 	w.queue = append(w.queue, r)
-	if !w.running {
-		w.running = true
+	if w.running < w.max {
+		w.running++
 		go w.flush()
 	}
 	w.mu.Unlock()
@@ -67,7 +71,7 @@ func (w *Writer) flush() {
 		}
 		if len(batch) == 0 {
 			w.queue = nil
-			w.running = false
+			w.running--
 			w.mu.Unlock()
 			return
 		}

@@ -30,9 +30,9 @@ func TestWriterErrorsGoToTheirCaller(t *testing.T) {
 		{put("b", "k-b"), mongo.NewUpdateOneModel().SetFilter(bson.D{{Key: "_id", Value: "old"}}).SetUpdate(bson.D{{Key: "$inc", Value: bson.D{{Key: "key", Value: 1}}}})},
 		{put("d", "k-d"), put("e", "k-e")},
 	}
-	w := NewWriter(c)
+	w := NewWriter(c, 1)
 	w.mu.Lock()
-	w.running = true // held back until all are queued
+	w.running = 1 // held back until all are queued
 	w.mu.Unlock()
 	errs := make([]error, len(calls))
 	var wg sync.WaitGroup

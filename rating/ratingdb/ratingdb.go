@@ -100,13 +100,28 @@ var (
 	_ rating.OpWriter   = (*Store)(nil)
 )
 
+// Option tunes New.
+type Option func(*newOptions)
+
+type newOptions struct{ inFlight int }
+
+// InFlight lets n combined writes of a kind (a game's one insert, the
+// projections) be in flight at once: for a store server, which works on
+// several at once; the default 1 suits a single-writer store (the
+// embedded one), where waiting makes larger batches.
+func InFlight(n int) Option { return func(o *newOptions) { o.inFlight = n } }
+
 // New returns a Store on db after making sure its indexes exist.
-func New(ctx context.Context, db *mongo.Database) (*Store, error) {
+func New(ctx context.Context, db *mongo.Database, opts ...Option) (*Store, error) {
+	o := newOptions{inFlight: 1}
+	for _, f := range opts {
+		f(&o)
+	}
 	log := db.Collection(Log)
 	s := &Store{states: log, players: db.Collection(Players), holds: log, ops: log,
 		open: db.Collection(Open), plans: log, done: db.Collection(Done), ledger: log,
 		reproject: db.Collection(Reproject)}
-	s.seqLog, s.insLog, s.projWriter = mongox.NewSeqInserter(log), mongox.NewInserter(log), mongox.NewWriter(s.players)
+	s.seqLog, s.insLog, s.projWriter = mongox.NewSeqInserter(log, o.inFlight), mongox.NewInserter(log), mongox.NewWriter(s.players, o.inFlight)
 	s.insOpen, s.insDone = mongox.NewInserter(s.open), mongox.NewInserter(s.done)
 	s.delOpen = mongox.NewDeleter(s.open)
 	if err := migrate(ctx, db); err != nil {
