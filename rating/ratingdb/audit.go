@@ -3,6 +3,7 @@ package ratingdb
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -17,25 +18,39 @@ import (
 // Reports holds the verification reports, one document each.
 const Reports = "rating_reports"
 
-// openAudit makes the indexes of the audit trail's queries: the ledger by
-// time (all causes), by player and by cause, newest first; the reports by
-// time. None is on a hot path: games only insert into the ledger.
+// openAudit makes the indexes of the audit trail's queries: the reports
+// by time; the ledger entries (partial indexes of Log) by time (all
+// causes), by player and by cause, newest first, where the store has
+// partial indexes. None is on a hot path: games only insert into Log.
 func (s *Store) openAudit(ctx context.Context, db *mongo.Database) error {
 	s.reports = db.Collection(Reports)
-	for _, ix := range []struct {
-		c *mongo.Collection
-		m mongo.IndexModel
-	}{
-		{s.ledger, mongo.IndexModel{Keys: bson.D{{Key: "k", Value: 1}, {Key: "at", Value: -1}, {Key: "username", Value: 1}, {Key: "seq", Value: -1}}, Options: options.Index().SetName("k_at")}},
-		{s.ledger, mongo.IndexModel{Keys: bson.D{{Key: "k", Value: 1}, {Key: "username", Value: 1}, {Key: "seq", Value: 1}}, Options: options.Index().SetName("k_username_seq")}},
-		{s.ledger, mongo.IndexModel{Keys: bson.D{{Key: "k", Value: 1}, {Key: "cause", Value: 1}, {Key: "at", Value: -1}}, Options: options.Index().SetName("k_cause_at")}},
-		{s.reports, mongo.IndexModel{Keys: bson.D{{Key: "at", Value: -1}}, Options: options.Index().SetName("at")}},
+	if _, err := s.reports.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "at", Value: -1}}, Options: options.Index().SetName("at")}); err != nil {
+		return wrap("create audit indexes", err)
+	}
+	for _, m := range []mongo.IndexModel{
+		{Keys: bson.D{{Key: "at", Value: -1}, {Key: "username", Value: 1}, {Key: "seq", Value: -1}}, Options: entriesOnly("entry_at")},
+		{Keys: bson.D{{Key: "username", Value: 1}, {Key: "seq", Value: 1}}, Options: entriesOnly("entry_username_seq")},
+		{Keys: bson.D{{Key: "cause", Value: 1}, {Key: "at", Value: -1}}, Options: entriesOnly("entry_cause_at")},
 	} {
-		if _, err := ix.c.Indexes().CreateOne(ctx, ix.m); err != nil {
+		_, err := s.ledger.Indexes().CreateOne(ctx, m)
+		var ce mongo.CommandError
+		if errors.As(err, &ce) && ce.Name == "NotImplemented" {
+			// FerretDB v1 has no partial indexes, and its queries by
+			// these keys scan the collection anyway: an index of every
+			// document of Log would cost each insert and serve nothing.
+			return nil
+		}
+		if err != nil {
 			return wrap("create audit indexes", err)
 		}
 	}
 	return nil
+}
+
+// entriesOnly names an index of the ledger entries alone (partial), so
+// that the other documents of Log do not pay for it on every insert.
+func entriesOnly(name string) *options.IndexOptionsBuilder {
+	return options.Index().SetName(name).SetPartialFilterExpression(bson.D{{Key: "k", Value: kindEntry}})
 }
 
 func rankText(r ranks.Rank) string {
