@@ -50,6 +50,7 @@ func (in *Intake) rate(ctx context.Context, g StoredGame, retry bool) (Accepted,
 		// Recover (or the source's retry) applies it again: the rating
 		// service need not keep a marker of its own.
 		ri.Tracked = true
+		ri.Fresh = !retry // stored by this call: no rating of it was begun
 		if res, err = in.ratings.Apply(ctx, ri); err != nil {
 			return Accepted{}, err
 		}

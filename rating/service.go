@@ -174,6 +174,13 @@ type GameInput struct {
 	// Tracked: the caller applies the game again until Apply returns
 	// (see Operation.Tracked): Recover need not find it.
 	Tracked bool
+	// Fresh: the caller stored the game just now, so no operation of it
+	// was ever started, and Apply tries to write it all at once
+	// (OpWriter) before anything else. A retry or a recovery is not
+	// fresh: it goes step by step at once, which finds what was done
+	// (were Fresh wrong, the one write would stop at the stored
+	// operation: it decides nothing).
+	Fresh bool
 }
 
 // PlayerResult is one player after a game.
@@ -222,7 +229,7 @@ func (s *Service) Apply(ctx context.Context, in GameInput) (GameResult, error) {
 		ID: in.ID, Black: in.Black, White: in.White, Winner: in.Winner, Game: in.Game,
 		SourceID: in.SourceID, GameHash: in.GameHash, Actor: in.Actor, At: in.At.UTC().Truncate(time.Millisecond), Tracked: in.Tracked,
 	}
-	if w, ok := s.store.(OpWriter); ok && op.Tracked {
+	if w, ok := s.store.(OpWriter); ok && op.Tracked && in.Fresh {
 		done, err := s.applyAtOnce(ctx, w, op)
 		if err != nil {
 			return GameResult{}, err
@@ -274,6 +281,7 @@ func (s *Service) applyAtOnce(ctx context.Context, w OpWriter, op Operation) (Op
 	for _, st := range plan.Steps {
 		s.remember(st.After)
 	}
+	s.keepGameEvidence(planned)
 	planned.Done = true
 	s.rec.RatingUpdated()
 	return planned, nil
@@ -342,6 +350,7 @@ func (s *Service) run(ctx context.Context, op Operation, depth int) (Operation, 
 	if err := s.write(ctx, op.Plan.Steps); err != nil {
 		return op, err
 	}
+	s.keepGameEvidence(op)
 	// A tracked operation's caller records its end (intake's rated game),
 	// and its written plan says it is done (isDone): no document for it.
 	if !op.Tracked {
@@ -363,6 +372,11 @@ func (s *Service) isDone(ctx context.Context, op Operation) (bool, error) {
 		return op.Done, nil
 	}
 	for _, st := range op.Plan.Steps {
+		// A state this process wrote exists: past the plan's version, it
+		// says so without a read.
+		if h, ok := s.hint(st.Before.Username); ok && h.Version > st.Before.Version {
+			continue
+		}
 		cur, err := s.store.Player(ctx, st.Before.Username)
 		if errors.Is(err, ErrNotFound) {
 			return false, nil
@@ -488,6 +502,20 @@ func (s *Service) holdAll(ctx context.Context, opID string, names []string, stat
 	held, _ := bs.HoldOp(ctx, opID, names, versions)
 	for i := range held {
 		states[names[i]] = guess[i]
+	}
+}
+
+// keepGameEvidence remembers, for each placing player of a game whose
+// plan is written, the game among their placement games (keepEvidence),
+// so that their last placement game reads none of their ledger.
+func (s *Service) keepGameEvidence(op Operation) {
+	if op.Kind != "" && op.Kind != OpGame || op.Plan == nil {
+		return
+	}
+	for _, st := range op.Plan.Steps {
+		if st.Before.Placing {
+			s.keepEvidence(st.Before, st.After, []string{op.ID})
+		}
 	}
 }
 
@@ -666,8 +694,8 @@ func (s *Service) placementEvidence(ctx context.Context, op Operation, states ma
 		if !st.Placing || !PlacementDue(st.PlacingGames+1) {
 			continue
 		}
-		var ids []string
-		if st.Seq > 0 {
+		ids, known := s.evidenceHint(st) // the games this process applied
+		if !known && st.Seq > 0 {
 			es, err := s.store.Ledger(ctx, n, st.Seq+1, int(min(st.Seq, maxPlacementLedger)))
 			if err != nil {
 				return nil, fmt.Errorf("placement evidence of %s: %w", n, err)

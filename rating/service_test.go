@@ -89,13 +89,14 @@ func TestApplyOnceAndAgain(t *testing.T) {
 
 // A tracked game (intake's) is written without a document saying it is
 // done: its written plan says so. Applying it again, also after later
-// games of its players, gives the same result and writes nothing, and
-// the integrity review's RatedGames lists it.
+// games of its players, gives the same result and writes nothing, also
+// when the caller wrongly says it is fresh (the one write stops at the
+// stored operation), and the integrity review's RatedGames lists it.
 func TestTrackedGameIsDoneByItsPlan(t *testing.T) {
 	store := newStore(t)
 	svc := rating.NewService(store, rating.ServiceConfig{Now: fixedClock})
 	g1 := game("g1", "alice", "bob", rating.SideBlack)
-	g1.Tracked = true
+	g1.Tracked, g1.Fresh = true, true
 	r, err := svc.Apply(bg, g1)
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +105,7 @@ func TestTrackedGameIsDoneByItsPlan(t *testing.T) {
 		t.Fatalf("stored g1 = %+v, %v: want its plan and no done document", op, err)
 	}
 	g2 := game("g2", "bob", "alice", rating.SideBlack)
-	g2.Tracked = true
+	g2.Tracked, g2.Fresh = true, true
 	if _, err := svc.Apply(bg, g2); err != nil {
 		t.Fatal(err)
 	}
@@ -117,16 +118,20 @@ func TestTrackedGameIsDoneByItsPlan(t *testing.T) {
 		if fresh {
 			s = rating.NewService(store, rating.ServiceConfig{Now: fixedClock})
 		}
-		again, err := s.Apply(bg, g1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if again != r {
-			t.Fatalf("applying g1 again gave\n%+v\nnot\n%+v", again, r)
-		}
-		for _, n := range []string{"alice", "bob"} {
-			if now := must(t)(s.Player(bg, n)); now != before[n] {
-				t.Fatalf("%s after g1 again = %+v, want %+v", n, now, before[n])
+		for _, wrong := range []bool{false, true} {
+			g := g1
+			g.Fresh = wrong
+			again, err := s.Apply(bg, g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again != r {
+				t.Fatalf("applying g1 again (fresh %v) gave\n%+v\nnot\n%+v", wrong, again, r)
+			}
+			for _, n := range []string{"alice", "bob"} {
+				if now := must(t)(s.Player(bg, n)); now != before[n] {
+					t.Fatalf("%s after g1 again (fresh %v) = %+v, want %+v", n, wrong, now, before[n])
+				}
 			}
 		}
 	}
