@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/players"
@@ -25,7 +26,10 @@ func TestConcurrentGamesApplyInOrder(t *testing.T) {
 		nGames   = 200
 		workers  = 16
 	)
-	e := newEnv(t, onRealStores())
+	// The subject is exactly once and in order, not speed: 32 requests
+	// at a time on the tests' store (which scans for a find by _id) under
+	// the race detector can take longer than the default deadline.
+	e := newEnv(t, onRealStores(), withRequestTimeout(10*time.Minute))
 	server := e.account("go-server", players.RoleServer)
 	names := make([]string, nPlayers)
 	for i := range names {
