@@ -396,11 +396,7 @@ func (s *Service) isDone(ctx context.Context, op Operation) (bool, error) {
 // on a BatchStore all entries, then both states, together.
 func (s *Service) write(ctx context.Context, steps []Step) error {
 	if bs, ok := s.store.(BatchStore); ok && len(steps) > 1 {
-		entries := make([]LedgerEntry, 0, len(steps)+1)
-		states := make([]PlayerState, len(steps))
-		for i, st := range steps {
-			entries, states[i] = append(entries, st.entries()...), st.After
-		}
+		entries, states := Plan{Steps: steps}.Writes()
 		if err := bs.AppendEntries(ctx, entries); err != nil {
 			return err
 		}

@@ -104,6 +104,18 @@ type Step struct {
 	Then   *LedgerEntry `json:"then,omitempty"`
 }
 
+// Writes are what the plan writes after it is stored: every step's
+// ledger entries (a placement's after its game's), then every step's
+// state after.
+func (p Plan) Writes() ([]LedgerEntry, []PlayerState) {
+	entries := make([]LedgerEntry, 0, len(p.Steps)+1)
+	states := make([]PlayerState, len(p.Steps))
+	for i, st := range p.Steps {
+		entries, states[i] = append(entries, st.entries()...), st.After
+	}
+	return entries, states
+}
+
 // entries are the step's ledger entries in sequence order.
 func (st Step) entries() []LedgerEntry {
 	if st.Then == nil {
@@ -233,8 +245,8 @@ type OpWriter interface {
 	// their order: a player's start when the plan moves them from version
 	// 0 (idempotent, as holdOne's), the operation, the holds of the plan's
 	// Before versions by op.ID, the plan, the ledger entries, then the
-	// states. It stops
-	// at the first step that finds something already there and reports
+	// states (Plan.Writes). It stops at the first step that finds
+	// something already there and reports
 	// whether it wrote every step itself: false with no error means some
 	// of op or of its players' versions was there (a retry, a crash, a
 	// guess behind, another runner), and the caller goes step by step,
@@ -278,11 +290,7 @@ func ApplyInSteps(ctx context.Context, s BatchStore, op Operation) (bool, error)
 	if err != nil || !samePlan(got, plan) {
 		return false, err
 	}
-	entries := make([]LedgerEntry, 0, len(plan.Steps)+1)
-	states := make([]PlayerState, len(plan.Steps))
-	for i, st := range plan.Steps {
-		entries, states[i] = append(entries, st.entries()...), st.After
-	}
+	entries, states := plan.Writes()
 	if err := s.AppendEntries(ctx, entries); err != nil {
 		return false, err
 	}

@@ -581,18 +581,17 @@ func (s *Store) ApplyOp(ctx context.Context, op rating.Operation) (bool, error) 
 		docs = append(docs, holdDoc{ID: holdID(st.Before.Username, st.Before.Version), K: kindHold, Op: op.ID})
 	}
 	docs = append(docs, planDoc{ID: planID(op.ID), K: kindPlan, Plan: string(plan)})
-	for _, st := range steps {
-		docs = append(docs, toEntryDoc(st.Entry))
-		if st.Then != nil {
-			docs = append(docs, toEntryDoc(*st.Then))
-		}
+	entries, states := op.Plan.Writes()
+	for _, e := range entries {
+		docs = append(docs, toEntryDoc(e))
 	}
-	proj := make([]stateDoc, len(steps))
-	for i, st := range steps {
-		proj[i] = toStateDoc(st.After)
+	proj := make([]stateDoc, len(states))
+	for i, st := range states {
+		proj[i] = toStateDoc(st)
 		docs = append(docs, proj[i])
 	}
-	s.tracked.add(op.ID)
+	// No s.tracked.add: a game written whole is never finished, and one
+	// that goes step by step is added by CreateOp.
 	n, err := s.seqLog.Insert(ctx, docs)
 	switch {
 	case n == len(docs) && err == nil:
