@@ -130,6 +130,10 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "rankctl import:", err)
 		return exitUsage
 	}
+	if err := m.TuneIndexes(); err != nil { // the collections OpenStores made
+		fmt.Fprintln(stderr, "rankctl import:", err)
+		return exitUsage
+	}
 	a, err := app.New(stores, app.Config{Placement: *placement}, nil, log, nil)
 	if err != nil {
 		fmt.Fprintln(stderr, "rankctl import:", err)

@@ -166,6 +166,9 @@ func schoolBench(ctx context.Context, c sbConfig, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := m.TuneIndexes(); err != nil { // the collections OpenStores made
+		return err
+	}
 	bs, ok := stores.Ratings.(rating.BatchStore)
 	if !ok {
 		return errors.New("the rating store writes no batches")

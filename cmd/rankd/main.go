@@ -131,6 +131,9 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := m.mongo.TuneIndexes(); err != nil { // the collections OpenStores made
+		return err
+	}
 	ac := cfg.appConfig()
 	if ac.AuditKey, err = auditKey(cfg, log); err != nil {
 		return err

@@ -2,9 +2,11 @@
 // SQLite files (spoken to through the ordinary MongoDB driver) and miniredis
 // (spoken to through the ordinary go-redis client). Product code never sees
 // these types: it only gets a URI, so that real and embedded stores share
-// one code path. For rankd's database it also indexes the expression
-// FerretDB looks documents up by _id with (IndexIDs), which its own _id
-// index does not serve.
+// one code path. For rankd's database it also tunes FerretDB's SQLite
+// indexes (TuneIndexes): the _id index becomes one on the expression
+// FerretDB looks documents up by, which its own does not serve, and the
+// non-unique secondary indexes, which no query of FerretDB's SQLite
+// handler uses, hold no rows, so they cost no write.
 //
 // StartFerretPG is the same FerretDB with its PostgreSQL handler: the
 // store server of cmd/ferretpg and of the tests' second store kind.

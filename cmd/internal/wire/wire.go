@@ -66,13 +66,24 @@ func OpenMongo(ctx context.Context, uri, dbName, dataDir string, log *slog.Logge
 		return nil, fmt.Errorf("mongo %s: %w", MaskURI(uri), err)
 	}
 	if m.ferret != nil {
-		// FerretDB's lookups by _id scan without this (see embedded).
-		if err := m.ferret.IndexIDs(dbName); err != nil {
+		// FerretDB's lookups by _id scan without this, and its secondary
+		// indexes cost writes and serve no query (see embedded).
+		if err := m.ferret.TuneIndexes(dbName); err != nil {
 			_ = m.Close(context.Background())
 			return nil, err
 		}
 	}
 	return m, nil
+}
+
+// TuneIndexes tunes the embedded store's indexes at once (see embedded),
+// for a caller that has just made its collections; on a store server it
+// does nothing.
+func (m *Mongo) TuneIndexes() error {
+	if m.ferret == nil {
+		return nil
+	}
+	return m.ferret.TuneNow(m.DB.Name())
 }
 
 // Ping checks the store answers.
