@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -91,5 +95,44 @@ func TestBenchUsage(t *testing.T) {
 		if code := runBench(context.Background(), args, &out, &errOut); code != exitUsage {
 			t.Errorf("bench %v = %d, want %d (%s)", args, code, exitUsage, errOut.String())
 		}
+	}
+}
+
+// The bench registers only the players that do not exist yet: a
+// registration costs a password hash on the server, which would be
+// counted against the games measured.
+func TestBenchRegistersOnlyMissingPlayers(t *testing.T) {
+	var mu sync.Mutex
+	var registered []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == "GET" && r.URL.Path == "/api/v1/players/bench0":
+			if r.Header.Get("Authorization") != "Bearer tok" {
+				w.WriteHeader(http.StatusUnauthorized)
+				return
+			}
+			_, _ = w.Write([]byte(`{"username":"bench0"}`))
+		case r.Method == "GET":
+			w.WriteHeader(http.StatusNotFound)
+		case r.Method == "POST" && r.URL.Path == "/api/v1/auth/register":
+			var body struct{ Username string }
+			_ = json.NewDecoder(r.Body).Decode(&body)
+			mu.Lock()
+			registered = append(registered, body.Username)
+			mu.Unlock()
+			w.WriteHeader(http.StatusCreated)
+			_, _ = w.Write([]byte(`{}`))
+		default:
+			w.WriteHeader(http.StatusTeapot)
+		}
+	}))
+	defer srv.Close()
+	c := benchConfig{url: srv.URL, token: "tok", prefix: "bench", players: 3, concurrency: 2}
+	if err := benchPlayers(context.Background(), srv.Client(), c); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(registered)
+	if !slices.Equal(registered, []string{"bench1", "bench2"}) {
+		t.Fatalf("registered %v; want bench1 and bench2 (bench0 exists)", registered)
 	}
 }

@@ -112,7 +112,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	sum.Refused = refused
 	intake.SortArchive(gs)
 
-	log := slog.New(lazyAttrs{h: slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})})
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	m, err := wire.OpenMongo(ctx, *mongoURI, *mongoDB, *dataDir, log)
 	if err != nil {
 		fmt.Fprintln(stderr, "rankctl import:", err)

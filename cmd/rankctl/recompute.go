@@ -53,7 +53,7 @@ func runRecompute(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "rankctl recompute: unexpected arguments %q\n", fs.Args())
 		return exitUsage
 	}
-	log := slog.New(lazyAttrs{h: slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})})
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	m, err := wire.OpenMongo(ctx, *mongoURI, *mongoDB, *dataDir, log)
 	if err != nil {
 		fmt.Fprintln(stderr, "rankctl recompute:", err)

@@ -52,7 +52,7 @@ func StartFerret(dir string, logger *slog.Logger) (*Ferret, error) {
 		Listener:  ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
 		Handler:   "sqlite",
 		SQLiteURL: "file:" + abs + "/?_txlock=immediate",
-		Logger:    slog.New(ferretLog{logger.Handler()}), // never a document
+		Logger:    slog.New(ferretLog{h: logger.Handler()}), // never a document
 	})
 	if err != nil {
 		lock.release()

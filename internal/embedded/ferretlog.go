@@ -17,7 +17,16 @@ import (
 // replaced by one line with the error's code name, except the reply to
 // the driver's endSessions, which every Disconnect sends and FerretDB v1
 // does not implement (CommandNotFound): expected, so not a warning.
-type ferretLog struct{ h slog.Handler }
+//
+// WithAttrs only keeps the attributes until a record is handled: FerretDB
+// makes a logger with the SQL arguments (whole documents) for every
+// statement it runs, and a text handler would format them at once, for a
+// debug record never written (measured: 6.5% of rankd's CPU at 16
+// clients, an eighth of an import's).
+type ferretLog struct {
+	h     slog.Handler
+	attrs []slog.Attr
+}
 
 // ferretDumps start the messages of FerretDB's protocol dumps
 // (internal/clientconn of v1).
@@ -52,10 +61,21 @@ func (l ferretLog) Handle(ctx context.Context, r slog.Record) error {
 		line := slog.NewRecord(r.Time, r.Level, "command failed (reply not logged: it may hold documents)", r.PC)
 		line.AddAttrs(slog.String("code", code))
 		r.Attrs(func(a slog.Attr) bool { line.AddAttrs(a); return true })
-		return l.h.Handle(ctx, line)
+		return l.inner().Handle(ctx, line)
 	}
-	return l.h.Handle(ctx, r)
+	return l.inner().Handle(ctx, r)
 }
 
-func (l ferretLog) WithAttrs(a []slog.Attr) slog.Handler { return ferretLog{l.h.WithAttrs(a)} }
-func (l ferretLog) WithGroup(n string) slog.Handler      { return ferretLog{l.h.WithGroup(n)} }
+// inner is the handler underneath with the attributes kept so far.
+func (l ferretLog) inner() slog.Handler {
+	if len(l.attrs) == 0 {
+		return l.h
+	}
+	return l.h.WithAttrs(l.attrs)
+}
+
+func (l ferretLog) WithAttrs(a []slog.Attr) slog.Handler {
+	return ferretLog{h: l.h, attrs: append(l.attrs[:len(l.attrs):len(l.attrs)], a...)}
+}
+
+func (l ferretLog) WithGroup(n string) slog.Handler { return ferretLog{h: l.inner().WithGroup(n)} }

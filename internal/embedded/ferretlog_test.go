@@ -113,3 +113,38 @@ func TestStopLogsNoWarning(t *testing.T) {
 		}
 	}
 }
+
+// countingHandler counts the WithAttrs calls that reach it.
+type countingHandler struct {
+	slog.Handler
+	withs *int
+}
+
+func (c countingHandler) WithAttrs(a []slog.Attr) slog.Handler {
+	*c.withs++
+	return countingHandler{c.Handler.WithAttrs(a), c.withs}
+}
+
+func (c countingHandler) WithGroup(n string) slog.Handler {
+	return countingHandler{c.Handler.WithGroup(n), c.withs}
+}
+
+// FerretDB's per-statement loggers cost nothing until a record is
+// written, and a written one carries every attribute in its group.
+func TestFerretLogKeepsAttrsLazily(t *testing.T) {
+	var buf bytes.Buffer
+	withs := 0
+	inner := countingHandler{slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}), &withs}
+	log := slog.New(ferretLog{h: inner})
+	for i := 0; i < 100; i++ {
+		log.With("args", []any{`{"_id":"a","password_hash":"x"}`}).Debug(">>> INSERT")
+	}
+	if withs != 0 || buf.Len() != 0 {
+		t.Fatalf("debug records with attributes: %d WithAttrs reached the handler, log %q; want none", withs, buf.String())
+	}
+	log.With("conn", "c1").WithGroup("g").With("k", 1).Warn("written")
+	out := buf.String()
+	if !strings.Contains(out, "conn=c1") || !strings.Contains(out, "g.k=1") || !strings.Contains(out, "written") {
+		t.Fatalf("warning %q: want conn=c1 and g.k=1", out)
+	}
+}

@@ -26,7 +26,7 @@ func StartFerretPG(pgURL, listen string, logger *slog.Logger) (*Ferret, error) {
 		Listener:      ferretdb.ListenerConfig{TCP: listen},
 		Handler:       "postgresql",
 		PostgreSQLURL: pgURL,
-		Logger:        slog.New(ferretLog{logger.Handler()}), // never a document
+		Logger:        slog.New(ferretLog{h: logger.Handler()}), // never a document
 	})
 	if err != nil {
 		return nil, fmt.Errorf("ferretdb on postgresql: %w", err)
