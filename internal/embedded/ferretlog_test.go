@@ -3,6 +3,7 @@ package embedded
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 	"sync"
@@ -95,13 +96,20 @@ func TestDebugLogHoldsNoCredential(t *testing.T) {
 	}
 }
 
-// TestStopLogsNoWarning: a session that used the store and disconnected
-// (the driver then sends endSessions, which FerretDB v1 does not know)
-// logs no warning or error.
+// TestStopLogsNoWarning: a session that used the store, asked for a
+// partial index (which FerretDB v1 refuses, and the caller does without)
+// and disconnected (the driver then sends endSessions, which FerretDB v1
+// does not know) logs no warning or error.
 func TestStopLogsNoWarning(t *testing.T) {
 	log := session(t, slog.LevelInfo, func(ctx context.Context, db *mongo.Database) {
 		if _, err := db.Collection("c").InsertOne(ctx, bson.M{"_id": 1}); err != nil {
 			t.Fatal(err)
+		}
+		_, err := db.Collection("c").Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "k", Value: 1}},
+			Options: options.Index().SetPartialFilterExpression(bson.D{{Key: "k", Value: "e"}})})
+		var ce mongo.CommandError
+		if !errors.As(err, &ce) || ce.Name != "NotImplemented" {
+			t.Fatalf("partial index: %v; want FerretDB v1's NotImplemented (else this test shows nothing)", err)
 		}
 	})
 	if !strings.Contains(log, "Listening on TCP") {
