@@ -194,9 +194,12 @@ func TestMatchsimAgainstRankd(t *testing.T) {
 		t.Error("no paired ticket had a rank range")
 	}
 
-	// The command itself: a report in JSON, exit 0.
+	// The command itself: a report in JSON, exit 0. Four players new to
+	// the queue (a later flag wins): the earlier runs' players may have met
+	// each other, and the cooldown keeps such a pair apart for 30 minutes.
 	var out, errOut bytes.Buffer
-	code = runMatchsim(ctx, append(base, "--tickets", "4", "--cancel-share", "0", "--range-share", "0", "--drain", testsvc.Ceiling.String(), "--json"), &out, &errOut)
+	code = runMatchsim(ctx, append(base, "--prefix", "simjson", "--players", "4", "--tickets", "4", "--cancel-share", "0", "--range-share", "0",
+		"--drain", testsvc.Ceiling.String(), "--json"), &out, &errOut)
 	var rep3 simReport
 	if err := json.Unmarshal(out.Bytes(), &rep3); err != nil || code != exitOK || rep3.Pairs != 2 || rep3.PairsPerSecond <= 0 {
 		t.Fatalf("--json: exit %d, %v\n%s\n%s", code, err, out.String(), errOut.String())
