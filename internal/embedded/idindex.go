@@ -111,8 +111,10 @@ func (ix index) change() []string {
 }
 
 // tuneIndexes tunes the indexes of the SQLite file and returns how many it
-// changed; a file not there yet (no collection yet) is none. Each table's
-// changes are one transaction, so no moment is without its _id index.
+// changed; a file not there yet (no collection yet) is none. The indexes
+// are read and changed in one write transaction: no moment is without an
+// _id index, and two tuners at once (the sweep and TuneNow, or two
+// processes) cannot both drop the same index.
 func tuneIndexes(ctx context.Context, file string) (int, error) {
 	if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
 		return 0, nil
@@ -124,33 +126,36 @@ func tuneIndexes(ctx context.Context, file string) (int, error) {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	ixs, err := indexes(ctx, db)
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
-	byTable := map[string][]string{}
-	var tables []string
+	defer func() { _ = tx.Rollback() }()
+	ixs, err := indexes(ctx, tx)
+	if err != nil {
+		return 0, err
+	}
 	n := 0
 	for _, ix := range ixs {
-		if c := ix.change(); len(c) > 0 {
-			if byTable[ix.table] == nil {
-				tables = append(tables, ix.table)
+		c := ix.change()
+		for _, stmt := range c {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return 0, fmt.Errorf("table %s: %s: %w", ix.table, stmt, err)
 			}
-			byTable[ix.table] = append(byTable[ix.table], c...)
+		}
+		if len(c) > 0 {
 			n++
 		}
 	}
-	for _, t := range tables {
-		if err := inTx(ctx, db, byTable[t]); err != nil {
-			return 0, fmt.Errorf("table %s: %w", t, err)
-		}
+	if n == 0 {
+		return 0, nil
 	}
-	return n, nil
+	return n, tx.Commit()
 }
 
 // indexes lists the indexes of the collections' tables.
-func indexes(ctx context.Context, db *sql.DB) ([]index, error) {
-	rows, err := db.QueryContext(ctx, `SELECT m.tbl_name, m.name, m.sql FROM sqlite_master m
+func indexes(ctx context.Context, tx *sql.Tx) ([]index, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT m.tbl_name, m.name, m.sql FROM sqlite_master m
 		JOIN _ferretdb_collections c ON c.table_name = m.tbl_name
 		WHERE m.type = 'index' AND m.sql IS NOT NULL ORDER BY m.tbl_name, m.name`)
 	if err != nil {
@@ -169,18 +174,4 @@ func indexes(ctx context.Context, db *sql.DB) ([]index, error) {
 		out = append(out, ix)
 	}
 	return out, rows.Err()
-}
-
-func inTx(ctx context.Context, db *sql.DB, stmts []string) error {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = tx.Rollback() }()
-	for _, s := range stmts {
-		if _, err := tx.ExecContext(ctx, s); err != nil {
-			return fmt.Errorf("%s: %w", s, err)
-		}
-	}
-	return tx.Commit()
 }
