@@ -256,10 +256,16 @@ func (s *Store) rewriteProjections(ctx context.Context, last map[string]stateDoc
 		d.ID, d.K = n, ""
 		proj[i] = d
 	}
-	if _, err := s.players.InsertMany(ctx, proj, options.InsertMany().SetOrdered(false)); err != nil && !mongo.IsDuplicateKeyError(err) {
+	_, err := s.players.InsertMany(ctx, proj, options.InsertMany().SetOrdered(false))
+	rewritten := make([]stateDoc, len(names))
+	for i, n := range names {
+		rewritten[i] = last[n]
+	}
+	s.cache.wrote(rewritten, err)
+	if err != nil && !mongo.IsDuplicateKeyError(err) {
 		return wrap("rewrite player projections", err)
 	}
-	_, err := s.reproject.DeleteOne(ctx, bson.D{{Key: "_id", Value: mark.ID}})
+	_, err = s.reproject.DeleteOne(ctx, bson.D{{Key: "_id", Value: mark.ID}})
 	return wrap("unmark projections", err)
 }
 

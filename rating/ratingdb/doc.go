@@ -3,8 +3,10 @@
 // rating operations and the ledger, all in one collection (Log) so that
 // a game's steps go in one ordered insert (ApplyOp), and the players'
 // projection. Every decision is an insert under a unique _id; no
-// transaction is ever needed.
+// transaction is ever needed. A sole writer (SoleWriter, the embedded
+// store) keeps every projection in memory too, ordered for the
+// leaderboard.
 //
-// It imports rating, internal/mongox and the Mongo driver; never api,
-// jobs or cmd.
+// It imports rating, internal/mongox, the Mongo driver and google/btree;
+// never api, jobs or cmd.
 package ratingdb

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -68,7 +69,8 @@ func planID(id string) string                      { return "p:" + id }
 // the head down, an operation's plan and its being done are documents of
 // their own, and the operations not done are markers in a small
 // collection. Only the leaderboard and the projection's update scan the
-// players (not the games).
+// players (not the games); a sole writer answers the leaderboard from
+// memory (SoleWriter).
 type Store struct {
 	states  *mongo.Collection
 	players *mongo.Collection
@@ -92,6 +94,9 @@ type Store struct {
 	// batches whose projections wait for its ReprojectAll (bulk.go).
 	deferred      sync.Mutex
 	deferredMarks map[string]bool
+	// cache is every projection, kept in memory by a sole writer
+	// (SoleWriter); nil otherwise.
+	cache *projCache
 }
 
 var (
@@ -103,7 +108,17 @@ var (
 // Option tunes New.
 type Option func(*newOptions)
 
-type newOptions struct{ inFlight int }
+type newOptions struct {
+	inFlight int
+	sole     bool
+}
+
+// SoleWriter says that this Store is the only writer of the database (the
+// embedded store, locked to one process): every player's projection is
+// read once at New and kept in memory as it is written, and the
+// leaderboard and the latest states are served from there. Never use it
+// on a database another process writes.
+func SoleWriter() Option { return func(o *newOptions) { o.sole = true } }
 
 // InFlight lets n combined writes of a kind (a game's one insert, the
 // projections) be in flight at once: for a store server, which works on
@@ -148,6 +163,13 @@ func New(ctx context.Context, db *mongo.Database, opts ...Option) (*Store, error
 	// Projections a bulk run that died left behind (bulk.go).
 	if err := s.repairProjections(ctx); err != nil {
 		return nil, err
+	}
+	if o.sole {
+		c, err := loadProjections(ctx, s.players)
+		if err != nil {
+			return nil, err
+		}
+		s.cache = c
 	}
 	return s, nil
 }
@@ -641,6 +663,7 @@ func (s *Store) projectAll(ctx context.Context, ds []stateDoc) error {
 		return nil
 	}
 	err := s.projWriter.Write(ctx, models)
+	s.cache.wrote(ds, err)
 	var bwe mongo.BulkWriteException
 	if errors.As(err, &bwe) && bwe.WriteConcernError == nil {
 		for _, we := range bwe.WriteErrors {
@@ -693,6 +716,7 @@ func (s *Store) project(ctx context.Context, d stateDoc, known int64) error {
 	}
 	d.ID, d.K = d.Username, ""
 	_, err := s.players.ReplaceOne(ctx, bson.D{{Key: "_id", Value: d.Username}}, d, options.Replace().SetUpsert(true))
+	s.cache.wrote([]stateDoc{d}, err)
 	if mongo.IsDuplicateKeyError(err) {
 		return nil // two first versions at once: the other wrote it
 	}
@@ -702,8 +726,7 @@ func (s *Store) project(ctx context.Context, d stateDoc, known int64) error {
 // Latest implements rating.Store: the projection, one read of a
 // collection of players (not of versions).
 func (s *Store) Latest(ctx context.Context, username string) (rating.PlayerState, error) {
-	var d stateDoc
-	err := s.players.FindOne(ctx, bson.D{{Key: "_id", Value: username}}).Decode(&d)
+	d, err := s.projection(ctx, username)
 	if errors.Is(err, mongo.ErrNoDocuments) {
 		return rating.PlayerState{}, fmt.Errorf("player %s: %w", username, rating.ErrNotFound)
 	}
@@ -713,11 +736,50 @@ func (s *Store) Latest(ctx context.Context, username string) (rating.PlayerState
 	return d.state(), nil
 }
 
-// LatestOf implements rating.Store: the projections, one query.
+// projection reads the player's projection: from the cache when kept
+// (SoleWriter), else one read by _id; mongo.ErrNoDocuments when none.
+func (s *Store) projection(ctx context.Context, username string) (stateDoc, error) {
+	if s.cache != nil {
+		if err := s.cache.settle(ctx, s.players); err != nil {
+			return stateDoc{}, err
+		}
+		if d, ok := s.cache.get(username); ok {
+			return d, nil
+		}
+		return stateDoc{}, mongo.ErrNoDocuments
+	}
+	var d stateDoc
+	err := s.players.FindOne(ctx, bson.D{{Key: "_id", Value: username}}).Decode(&d)
+	return d, err
+}
+
+// fewByID is how many players LatestOf reads one by one (concurrently):
+// FerretDB v1 pushes down a find by _id alone, but scans the whole
+// collection for an $in, which at a hundred thousand players costs far
+// more than a few reads; for more names (an import's batch) one $in
+// scan costs less than a read each.
+const fewByID = 4
+
+// LatestOf implements rating.Store: the projections, one read each for a
+// few players, else one query.
 func (s *Store) LatestOf(ctx context.Context, usernames []string) ([]rating.PlayerState, error) {
 	if len(usernames) == 0 {
 		return nil, nil
 	}
+	if s.cache != nil {
+		if err := s.cache.settle(ctx, s.players); err != nil {
+			return nil, err
+		}
+		return s.cache.latestOf(usernames), nil
+	}
+	if len(usernames) <= fewByID {
+		return s.latestByID(ctx, usernames)
+	}
+	return s.latestIn(ctx, usernames)
+}
+
+// latestIn is LatestOf in one query ($in on _id), sorted by name.
+func (s *Store) latestIn(ctx context.Context, usernames []string) ([]rating.PlayerState, error) {
 	cur, err := s.players.Find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: usernames}}}}, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
 	if err != nil {
 		return nil, wrap("read players", err)
@@ -733,12 +795,41 @@ func (s *Store) LatestOf(ctx context.Context, usernames []string) ([]rating.Play
 	return out, nil
 }
 
+// latestByID is LatestOf, one read by _id per player, sorted by name.
+func (s *Store) latestByID(ctx context.Context, usernames []string) ([]rating.PlayerState, error) {
+	got := make([]*rating.PlayerState, len(usernames))
+	errs := make([]error, len(usernames))
+	var wg sync.WaitGroup
+	for i, n := range usernames {
+		wg.Go(func() {
+			st, err := s.Latest(ctx, n)
+			switch {
+			case err == nil:
+				got[i] = &st
+			case !errors.Is(err, rating.ErrNotFound):
+				errs[i] = err
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	out := make([]rating.PlayerState, 0, len(usernames))
+	for _, st := range got {
+		if st != nil && !slices.ContainsFunc(out, func(o rating.PlayerState) bool { return o.Username == st.Username }) {
+			out = append(out, *st)
+		}
+	}
+	slices.SortFunc(out, func(a, b rating.PlayerState) int { return strings.Compare(a.Username, b.Username) })
+	return out, nil
+}
+
 // Player implements rating.Store: from the projection's version, the next
 // versions are probed by _id until one is missing (versions have no gaps).
 func (s *Store) Player(ctx context.Context, username string) (rating.PlayerState, error) {
-	var d stateDoc
 	known := int64(-1)
-	err := s.players.FindOne(ctx, bson.D{{Key: "_id", Value: username}}).Decode(&d)
+	d, err := s.projection(ctx, username)
 	switch {
 	case errors.Is(err, mongo.ErrNoDocuments):
 		// No projection yet: the first version, if any.
@@ -842,6 +933,12 @@ func (s *Store) Ledger(ctx context.Context, username string, before int64, limit
 
 // Leaderboard implements rating.Store.
 func (s *Store) Leaderboard(ctx context.Context, q rating.LeaderQuery) ([]rating.PlayerState, error) {
+	if s.cache != nil {
+		if err := s.cache.settle(ctx, s.players); err != nil {
+			return nil, err
+		}
+		return s.cache.page(q), nil
+	}
 	var and bson.A
 	if q.MinScore != nil {
 		and = append(and, bson.D{{Key: "score", Value: bson.D{{Key: "$gte", Value: *q.MinScore}}}})

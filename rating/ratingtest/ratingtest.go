@@ -506,6 +506,10 @@ func latestPastStaleHint(t *testing.T, s rating.Store) {
 	check(t, "latest of several", must[[]rating.PlayerState](t)(s.LatestOf(ctx, []string{"nobody", "bob", "alice"})),
 		[]rating.PlayerState{must[rating.PlayerState](t)(s.Latest(ctx, "alice")), b0})
 	check(t, "latest of none", len(must[[]rating.PlayerState](t)(s.LatestOf(ctx, []string{"nobody"}))), 0)
+	// Many names at once (a store may read a few one by one, many in one
+	// query): the same answer.
+	check(t, "latest of many", must[[]rating.PlayerState](t)(s.LatestOf(ctx, []string{"n1", "bob", "n2", "n3", "alice", "n4", "n5", "bob"})),
+		[]rating.PlayerState{must[rating.PlayerState](t)(s.Latest(ctx, "alice")), b0})
 }
 
 func unfinishedDrops(t *testing.T, s rating.Store) {
