@@ -139,6 +139,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "rankctl import:", err)
 		return exitUsage
 	}
+	defer a.Stop() // what the stores deferred, before the database closes
 	// What a crash left of operations (an earlier import's included).
 	if _, err := a.Ratings.Recover(ctx); err != nil {
 		fmt.Fprintln(stderr, "rankctl import: recover:", err)

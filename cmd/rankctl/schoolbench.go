@@ -179,6 +179,7 @@ func schoolBench(ctx context.Context, c sbConfig, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	defer a.Stop() // what the stores deferred, before the database closes
 	admin := players.Principal{Username: "bench-root", Role: players.RoleAdmin}
 	teacher := players.Principal{Username: "bench-tea", Role: players.RoleTeacher}
 	head := players.Principal{Username: "bench-head", Role: players.RoleTeacher}

@@ -13,7 +13,9 @@
 // without one. Likewise every game is
 // listed under its two players in a collection of small documents
 // (ByPlayer), which a player's games page scans instead of the records;
-// an abort is an end like a result or an expiry.
+// an abort is an end like a result or an expiry. A finished game is
+// marked unrated until rated; the mark's delete may linger (RatedLinger)
+// to share one command with other games'.
 //
 // Presence (intake.Presence) keeps who checked in for a pending game, one
 // insert per game and player.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -70,6 +71,12 @@ type Store struct {
 	// together).
 	insPending *mongox.Inserter
 	delUnrated *mongox.Deleter
+	// ratedLinger, when positive, lets a rated game's mark wait that long
+	// for its delete (RatedLinger); ratedSoon are those games, rated as
+	// far as this Store tells.
+	ratedLinger time.Duration
+	ratedMu     sync.Mutex
+	ratedSoon   map[string]bool
 	// marks is, for a sole writer (SoleWriter), every player's pending
 	// marks; nil otherwise.
 	marks *markIndex
@@ -88,6 +95,17 @@ func SoleWriter() Option {
 	return func(s *Store) { s.marks = &markIndex{by: map[string]map[string]int{}} }
 }
 
+// RatedLinger lets the deletes of rated games' marks wait up to d and go
+// together, one command for all the games rated meanwhile instead of one
+// each on the request path. Until its delete is sent this Store says the
+// game is rated from memory; another process reading the game in that
+// time sees it finished, not yet rated, and its recovery rates it again
+// (finding it done) should this one stop first. Call Drain before
+// closing the database.
+func RatedLinger(d time.Duration) Option {
+	return func(s *Store) { s.ratedLinger = d }
+}
+
 var _ intake.Store = (*Store)(nil)
 
 // New returns a Store on db after making sure its indexes exist.
@@ -95,10 +113,11 @@ func New(ctx context.Context, db *mongo.Database, opts ...Option) (*Store, error
 	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated), ratedOld: db.Collection(Rated), pending: db.Collection(Pending), flagged: db.Collection(Flagged), players: db.Collection(ByPlayer)}
 	s.insGames, s.insUnrated = mongox.NewInserter(s.games), mongox.NewInserter(s.unrated)
 	s.insPlayers, s.insPending = mongox.NewInserter(s.players), mongox.NewInserter(s.pending)
-	s.delUnrated = mongox.NewDeleter(s.unrated)
 	for _, o := range opts {
 		o(s)
 	}
+	s.delUnrated = mongox.NewLingering(s.unrated, s.ratedLinger)
+	s.ratedSoon = map[string]bool{}
 	// source_id is unique: the idempotency key of a submission. The
 	// status index serves expiry (pending, by expiry). One call per
 	// index: FerretDB v1 panics on a createIndexes of several indexes that
@@ -366,6 +385,9 @@ func (s *Store) Finish(ctx context.Context, f intake.StoredGame) error {
 // gone, or (a store written before the mark said it) a rated document is
 // there. One read by _id for almost every game.
 func (s *Store) rated(ctx context.Context, id string) (bool, error) {
+	if s.isRatedSoon(id) {
+		return true, nil
+	}
 	err := s.unrated.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Err()
 	switch {
 	case errors.Is(err, mongo.ErrNoDocuments):
@@ -385,10 +407,41 @@ func (s *Store) rated(ctx context.Context, id string) (bool, error) {
 
 // MarkRated implements intake.Store: the game's unrated mark is deleted,
 // with the other games' marked at the same time (one command for them
-// all). It reads nothing: intake calls it for a finished game only.
+// all): at once, or within the linger (RatedLinger), the game rated in
+// memory until then. It reads nothing: intake calls it for a finished
+// game only.
 func (s *Store) MarkRated(ctx context.Context, id string) error {
-	return wrap("mark game rated", s.delUnrated.DeleteNow(ctx, id))
+	if s.ratedLinger <= 0 {
+		return wrap("mark game rated", s.delUnrated.DeleteNow(ctx, id))
+	}
+	s.ratedMu.Lock()
+	s.ratedSoon[id] = true
+	s.ratedMu.Unlock()
+	// A failed delete leaves the mark and the memory: Recover's next
+	// sweep deletes it.
+	s.delUnrated.Later(id, func(err error) {
+		if err == nil {
+			s.forgetRated(id)
+		}
+	})
+	return nil
 }
+
+func (s *Store) isRatedSoon(id string) bool {
+	s.ratedMu.Lock()
+	defer s.ratedMu.Unlock()
+	return s.ratedSoon[id]
+}
+
+func (s *Store) forgetRated(id string) {
+	s.ratedMu.Lock()
+	delete(s.ratedSoon, id)
+	s.ratedMu.Unlock()
+}
+
+// Drain sends the mark deletes that linger (RatedLinger) and waits for
+// them.
+func (s *Store) Drain() { s.delUnrated.Wait() }
 
 // Finished implements intake.Store: the marked games, oldest first; the
 // marks of games rated meanwhile are dropped.
@@ -412,6 +465,7 @@ func (s *Store) Finished(ctx context.Context, limit int) ([]intake.StoredGame, e
 			if _, err := s.unrated.DeleteOne(ctx, bson.D{{Key: "_id", Value: m.ID}}); err != nil {
 				return nil, wrap("unmark game", err)
 			}
+			s.forgetRated(m.ID)
 			continue
 		}
 		out = append(out, g)

@@ -27,6 +27,16 @@ func TestContract(t *testing.T) {
 			})
 		})
 	}
+	// Marks deleted later (as rankd has them) answer as at once.
+	t.Run("rated linger", func(t *testing.T) {
+		intaketest.Run(t, func(t *testing.T) intake.Store {
+			s, err := gamedb.New(context.Background(), testsvc.Mongo(t), gamedb.RatedLinger(time.Hour))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		})
+	})
 	// The sole writer's in-memory marks answer as the store would.
 	t.Run("sole writer", func(t *testing.T) {
 		intaketest.Run(t, func(t *testing.T) intake.Store {
@@ -174,5 +184,77 @@ func BenchmarkPlayerGames(b *testing.B) {
 		if err != nil || len(gs) != 50 {
 			b.Fatalf("%d games, %v", len(gs), err)
 		}
+	}
+}
+
+// TestRatedLinger: a game marked rated reads as rated at once through the
+// Store that marked it, while its mark waits for the delete; another
+// Store on the database (another process) reads it finished until the
+// delete is sent, then rated; and a mark left by a process that stopped
+// before its delete is found by Finished and dropped once rated.
+func TestRatedLinger(t *testing.T) {
+	ctx := context.Background()
+	db := testsvc.Mongo(t)
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	s, err := gamedb.New(ctx, db, gamedb.RatedLinger(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := gamedb.New(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := func(st *gamedb.Store, id string) intake.Status {
+		t.Helper()
+		g, err := st.Game(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g.Status
+	}
+	for _, id := range []string{"g1", "g2"} {
+		if err := s.Create(ctx, intaketest.Finished(id, "src-"+id, "ann", "bob", t0)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.MarkRated(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := status(s, "g1"); got != intake.StatusRated {
+		t.Fatalf("g1 through the Store that rated it: %s, want rated", got)
+	}
+	if got := status(other, "g1"); got != intake.StatusFinished {
+		t.Fatalf("g1 through another Store before the delete: %s, want finished", got)
+	}
+	if left, err := s.Finished(ctx, 10); err != nil || len(left) != 0 {
+		t.Fatalf("Finished while the marks linger: %d games (%v), want none", len(left), err)
+	}
+	s.Drain()
+	for _, id := range []string{"g1", "g2"} {
+		if got := status(other, id); got != intake.StatusRated {
+			t.Fatalf("%s through another Store after the drain: %s, want rated", id, got)
+		}
+	}
+	// A process that stops before its delete: the next one rates the
+	// game again (Finished lists it) and its mark goes at once.
+	if err := s.Create(ctx, intaketest.Finished("g3", "src-g3", "ann", "bob", t0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MarkRated(ctx, "g3"); err != nil {
+		t.Fatal(err)
+	}
+	next, err := gamedb.New(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left, err := next.Finished(ctx, 10)
+	if err != nil || len(left) != 1 || left[0].ID != "g3" {
+		t.Fatalf("Finished in the next process: %v (%v), want g3", left, err)
+	}
+	if err := next.MarkRated(ctx, "g3"); err != nil {
+		t.Fatal(err)
+	}
+	if got := status(next, "g3"); got != intake.StatusRated {
+		t.Fatalf("g3 after the next process rated it: %s", got)
 	}
 }

@@ -117,8 +117,9 @@ type App struct {
 	Pages *web.Server
 	HTTP  http.Handler
 
-	stop context.CancelFunc
-	done chan struct{}
+	stop   context.CancelFunc
+	done   chan struct{}
+	stores Stores
 
 	checkpoints string // Config.CheckpointFile
 }
@@ -135,7 +136,7 @@ func New(s Stores, cfg Config, clock Clock, log *slog.Logger, reg *metrics.Regis
 	if reg == nil {
 		reg = metrics.New()
 	}
-	a := &App{Metrics: reg, Clock: clock, Logger: log, checkpoints: cfg.CheckpointFile}
+	a := &App{Metrics: reg, Clock: clock, Logger: log, checkpoints: cfg.CheckpointFile, stores: s}
 	pc := cfg.Players
 	pc.Now = clock.Now
 	if s.SoleWriter && pc.TokenCacheTTL == 0 {
@@ -357,12 +358,13 @@ func (a *App) Start(matchEvery time.Duration) {
 // Stop stops the scheduler and the passes and waits for what they were
 // doing: a firing cut short releases its lease, and another replica (or
 // the next start) resumes it; a pass gives its pool leases up so that
-// another replica takes over at once. Safe to call without Start.
+// another replica takes over at once. Then it sends what the stores
+// deferred (Stores.Drain). Safe to call without Start.
 func (a *App) Stop() {
-	if a.stop == nil {
-		return
+	if a.stop != nil {
+		a.stop()
+		<-a.done
+		a.stop = nil
 	}
-	a.stop()
-	<-a.done
-	a.stop = nil
+	a.stores.Drain()
 }

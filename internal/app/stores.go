@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -51,17 +52,37 @@ type Stores struct {
 	// SoleWriter: no other process writes the database (OpenStores'
 	// SoleWriter), so the services may trust what they keep in memory.
 	SoleWriter bool
+	// drain sends what the stores OpenStores made deferred (kept when a
+	// test wraps them).
+	drain func()
 }
 
 // OpenOption tunes OpenStores.
 type OpenOption func(*openOptions)
 
-type openOptions struct{ soleWriter bool }
+type openOptions struct {
+	soleWriter  bool
+	ratedLinger time.Duration
+}
+
+// RatedMarkLinger is how long a rated game's unrated mark waits for its
+// delete, which it then shares with every game rated meanwhile
+// (gamedb.RatedLinger): decided (issue 15) so that a game costs one store
+// command less on the request path, while another replica sees the game
+// finished rather than rated for no more than about this long.
+const RatedMarkLinger = time.Second
+
+// RatedMarksLinger sets how long rated games' marks wait for their delete
+// (RatedMarkLinger unless set; 0: deleted on the request path).
+func RatedMarksLinger(d time.Duration) OpenOption {
+	return func(o *openOptions) { o.ratedLinger = d }
+}
 
 // SoleWriter says that no other process writes db (the embedded store,
 // whose data directory is locked to this process): the stores may then
 // keep in memory what they would otherwise read back (gamedb.SoleWriter;
-// the players' tokens, believed until they expire).
+// ratingdb.SoleWriter: every projection, the leaderboard from memory; the
+// players' tokens, believed until they expire).
 func SoleWriter() OpenOption { return func(o *openOptions) { o.soleWriter = true } }
 
 // serverInFlight is how many combined writes of a kind the rating store
@@ -72,7 +93,7 @@ const serverInFlight = 4
 // OpenStores opens every store on a Mongo database and a Redis client (a
 // single server or a cluster), making sure their indexes exist.
 func OpenStores(ctx context.Context, db *mongo.Database, rdb redis.UniversalClient, opts ...OpenOption) (Stores, error) {
-	var o openOptions
+	o := openOptions{ratedLinger: RatedMarkLinger}
 	for _, f := range opts {
 		f(&o)
 	}
@@ -82,19 +103,23 @@ func OpenStores(ctx context.Context, db *mongo.Database, rdb redis.UniversalClie
 		return Stores{}, err
 	}
 	var ropts []ratingdb.Option
-	if !o.soleWriter {
+	if o.soleWriter {
+		ropts = append(ropts, ratingdb.SoleWriter())
+	} else {
 		ropts = append(ropts, ratingdb.InFlight(serverInFlight))
 	}
 	if s.Ratings, err = ratingdb.New(ctx, db, ropts...); err != nil {
 		return Stores{}, err
 	}
-	var gopts []gamedb.Option
+	gopts := []gamedb.Option{gamedb.RatedLinger(o.ratedLinger)}
 	if o.soleWriter {
 		gopts = append(gopts, gamedb.SoleWriter())
 	}
-	if s.Games, err = gamedb.New(ctx, db, gopts...); err != nil {
+	games, err := gamedb.New(ctx, db, gopts...)
+	if err != nil {
 		return Stores{}, err
 	}
+	s.Games, s.drain = games, games.Drain
 	if s.Presence, err = gamedb.NewPresence(ctx, db); err != nil {
 		return Stores{}, err
 	}
@@ -115,4 +140,12 @@ func OpenStores(ctx context.Context, db *mongo.Database, rdb redis.UniversalClie
 		{Name: "redis", Ping: func(ctx context.Context) error { return rdb.Ping(ctx).Err() }},
 	}
 	return s, nil
+}
+
+// Drain sends what the stores deferred (the rated games' mark deletes,
+// RatedMarkLinger) and waits for it: before the database is closed.
+func (s Stores) Drain() {
+	if s.drain != nil {
+		s.drain()
+	}
 }

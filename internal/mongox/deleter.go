@@ -3,6 +3,7 @@ package mongox
 import (
 	"context"
 	"sync"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -12,28 +13,41 @@ import (
 const maxDelete = 1000
 
 // Deleter deletes markers by _id, many in one DeleteMany: later, without
-// making anyone wait (Delete), for a marker whose reader drops it anyway
-// once its work is seen done (Unfinished), so that one left behind by a
-// crash or a failed delete costs a read, never a wrong answer; or with
-// the caller waiting for its delete (DeleteNow), for a marker whose
-// absence says something (a game's being rated). While one delete is in
-// flight the next ids queue and go together in the next: group commit.
+// making anyone wait (Delete, Later), for a marker whose reader drops it
+// anyway once its work is seen done, so that one left behind by a crash
+// or a failed delete costs a read, never a wrong answer; or with the
+// caller waiting for its delete (DeleteNow), for a marker whose absence
+// says something. While one delete is in flight the next ids queue and
+// go together in the next: group commit. With a linger (NewLingering),
+// what Later queues waits up to the linger for more to share its delete.
 type Deleter struct {
-	c *mongo.Collection
+	c      *mongo.Collection
+	linger time.Duration
 
 	mu      sync.Mutex
 	ids     []string
-	waiters []*deleteReq // the DeleteNow callers of the queued ids
+	waiters []*deleteReq // the callers told of their queued ids' delete
 	running bool
-	idle    *sync.Cond // signalled when nothing is queued or in flight
-	failed  int        // deletes that failed (their markers stay)
+	timer   *time.Timer // armed while Later's ids linger
+	idle    *sync.Cond  // signalled when nothing is queued or in flight
+	failed  int         // deletes that failed (their markers stay)
 }
 
 // NewDeleter returns a Deleter on c.
-func NewDeleter(c *mongo.Collection) *Deleter {
-	d := &Deleter{c: c}
+func NewDeleter(c *mongo.Collection) *Deleter { return NewLingering(c, 0) }
+
+// NewLingering returns a Deleter on c whose Later ids wait up to linger
+// before their delete is sent (unless a full batch, DeleteNow or Wait
+// sends them sooner).
+func NewLingering(c *mongo.Collection, linger time.Duration) *Deleter {
+	d := &Deleter{c: c, linger: linger}
 	d.idle = sync.NewCond(&d.mu)
 	return d
+}
+
+type deleteReq struct {
+	id   string
+	then func(error)
 }
 
 // Delete queues the marker's deletion and returns at once.
@@ -41,44 +55,68 @@ func (d *Deleter) Delete(id string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.ids = append(d.ids, id)
-	if !d.running {
-		d.running = true
-		go d.flush()
+	d.startLocked()
+}
+
+// Later queues the marker's deletion, to be sent within the linger with
+// whatever else is queued by then, and returns at once; then, if not
+// nil, is called with the delete's error once it was tried.
+func (d *Deleter) Later(id string, then func(error)) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.ids = append(d.ids, id)
+	if then != nil {
+		d.waiters = append(d.waiters, &deleteReq{id: id, then: then})
+	}
+	if d.linger <= 0 || len(d.ids) >= maxDelete {
+		d.startLocked()
+		return
+	}
+	if d.timer == nil && !d.running {
+		d.timer = time.AfterFunc(d.linger, func() {
+			d.mu.Lock()
+			defer d.mu.Unlock()
+			d.startLocked()
+		})
 	}
 }
 
-type deleteReq struct {
-	id   string
-	err  error
-	done chan struct{}
+// startLocked sends what is queued now (the linger cut short).
+func (d *Deleter) startLocked() {
+	if d.timer != nil {
+		d.timer.Stop()
+		d.timer = nil
+	}
+	if !d.running && len(d.ids) > 0 {
+		d.running = true
+		go d.flush()
+	}
 }
 
 // DeleteNow deletes the marker with the others queued at the same time
 // and returns the delete's error (nil when it is gone or was not there).
 // A caller whose ctx ends stops waiting; the delete may still happen.
 func (d *Deleter) DeleteNow(ctx context.Context, id string) error {
-	r := &deleteReq{id: id, done: make(chan struct{})}
+	done := make(chan error, 1)
 	d.mu.Lock()
 	d.ids = append(d.ids, id)
-	d.waiters = append(d.waiters, r)
-	if !d.running {
-		d.running = true
-		go d.flush()
-	}
+	d.waiters = append(d.waiters, &deleteReq{id: id, then: func(err error) { done <- err }})
+	d.startLocked()
 	d.mu.Unlock()
 	select {
-	case <-r.done:
-		return r.err
+	case err := <-done:
+		return err
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 }
 
-// Wait returns when every deletion queued before it has been tried, and
-// how many tries failed so far.
+// Wait sends what lingers and returns when every deletion queued before
+// it has been tried, and how many tries failed so far.
 func (d *Deleter) Wait() (failed int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.startLocked()
 	for d.running {
 		d.idle.Wait()
 	}
@@ -114,6 +152,7 @@ func (d *Deleter) flush() {
 				rest = append(rest, w)
 			}
 		}
+		clear(d.waiters[len(rest):])
 		d.waiters = rest
 		d.mu.Unlock()
 		ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
@@ -125,8 +164,7 @@ func (d *Deleter) flush() {
 			d.mu.Unlock()
 		}
 		for _, w := range waiters {
-			w.err = err
-			close(w.done)
+			w.then(err)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
@@ -110,5 +111,52 @@ func TestDeleterDeleteNowWaitsForItsDelete(t *testing.T) {
 	}
 	if err := NewDeleter(closed.Database("x").Collection("marks")).DeleteNow(ctx, "a"); err == nil {
 		t.Error("DeleteNow on a closed client: no error")
+	}
+}
+
+// Later's ids wait out the linger (an hour here: nothing is sent while
+// the test looks), then Wait sends them all in one delete and each
+// caller hears of its own.
+func TestDeleterLaterLingersIntoOneDelete(t *testing.T) {
+	ctx := context.Background()
+	var mu sync.Mutex
+	deletes := 0
+	mon := &event.CommandMonitor{Started: func(_ context.Context, e *event.CommandStartedEvent) {
+		if e.CommandName == "delete" {
+			mu.Lock()
+			deletes++
+			mu.Unlock()
+		}
+	}}
+	c := testsvc.MongoMonitored(t, testsvc.KindFerretDB, mon).Collection("marks")
+	const n = 25
+	for i := range n {
+		if err := Mark(ctx, c, fmt.Sprintf("m%d", i), time.Unix(int64(i), 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := NewLingering(c, time.Hour)
+	told := make(chan error, n)
+	for i := range n {
+		d.Later(fmt.Sprintf("m%d", i), func(err error) { told <- err })
+	}
+	if marks, err := Markers(ctx, c); err != nil || len(marks) != n {
+		t.Fatalf("while lingering: %d markers (%v), want all %d", len(marks), err, n)
+	}
+	if failed := d.Wait(); failed != 0 {
+		t.Fatalf("%d deletes failed", failed)
+	}
+	for range n {
+		if err := <-told; err != nil {
+			t.Errorf("a caller was told %v", err)
+		}
+	}
+	if marks, err := Markers(ctx, c); err != nil || len(marks) != 0 {
+		t.Fatalf("after Wait: %d markers (%v), want none", len(marks), err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if deletes != 1 {
+		t.Errorf("%d delete commands for %d lingering ids, want 1", deletes, n)
 	}
 }
