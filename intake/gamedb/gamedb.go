@@ -71,6 +71,7 @@ type Store struct {
 	// together).
 	insPending *mongox.Inserter
 	delUnrated *mongox.Deleter
+	delPending *mongox.Deleter
 	// ratedLinger, when positive, lets a rated game's mark wait that long
 	// for its delete (RatedLinger); ratedSoon are those games, rated as
 	// far as this Store tells.
@@ -95,9 +96,9 @@ func SoleWriter() Option {
 	return func(s *Store) { s.marks = &markIndex{by: map[string]map[string]int{}} }
 }
 
-// RatedLinger lets the deletes of rated games' marks wait up to d and go
-// together, one command for all the games rated meanwhile instead of one
-// each on the request path. Until its delete is sent this Store says the
+// RatedLinger lets the deletes of rated games' marks (and of ended games'
+// pending marks) wait up to d and go together, one command for all the
+// games rated meanwhile instead of one each on the request path. Until its delete is sent this Store says the
 // game is rated from memory; another process reading the game in that
 // time sees it finished, not yet rated, and its recovery rates it again
 // (finding it done) should this one stop first. Call Drain before
@@ -117,6 +118,7 @@ func New(ctx context.Context, db *mongo.Database, opts ...Option) (*Store, error
 		o(s)
 	}
 	s.delUnrated = mongox.NewLingering(s.unrated, s.ratedLinger)
+	s.delPending = mongox.NewLingering(s.pending, s.ratedLinger)
 	s.ratedSoon = map[string]bool{}
 	// source_id is unique: the idempotency key of a submission. The
 	// status index serves expiry (pending, by expiry). One call per
@@ -441,7 +443,10 @@ func (s *Store) forgetRated(id string) {
 
 // Drain sends the mark deletes that linger (RatedLinger) and waits for
 // them.
-func (s *Store) Drain() { s.delUnrated.Wait() }
+func (s *Store) Drain() {
+	s.delUnrated.Wait()
+	s.delPending.Wait()
+}
 
 // Finished implements intake.Store: the marked games, oldest first; the
 // marks of games rated meanwhile are dropped.
@@ -523,12 +528,14 @@ func (s *Store) markPending(ctx context.Context, g intake.StoredGame) error {
 	return wrap("mark game pending", err)
 }
 
-func (s *Store) unmarkPending(ctx context.Context, id string) error {
-	_, err := s.pending.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
-	if err == nil {
-		s.marks.remove(id)
-	}
-	return wrap("unmark pending game", err)
+// unmarkPending drops the mark of a game that has ended: from memory at
+// once, from the store within the linger (RatedLinger), with other
+// games'. Until then, or for good if the delete fails, readers of the
+// marks find the game ended and drop it themselves.
+func (s *Store) unmarkPending(_ context.Context, id string) error {
+	s.marks.remove(id)
+	s.delPending.Later(id, nil)
+	return nil
 }
 
 func (s *Store) pendingMarks(ctx context.Context, filter bson.D) ([]pendingDoc, error) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/event"
 
 	"github.com/weiqi-platform/rank/intake"
@@ -234,6 +235,39 @@ func TestRatedLinger(t *testing.T) {
 		if got := status(other, id); got != intake.StatusRated {
 			t.Fatalf("%s through another Store after the drain: %s, want rated", id, got)
 		}
+	}
+	// A pending game's mark, once the game ends, waits for its delete
+	// too; nobody reads the player as in a game meanwhile.
+	if err := s.Create(ctx, intaketest.PendingGame("p1", "ann", "bob", t0, time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	fin := intaketest.Finished("p1", "p1", "ann", "bob", t0.Add(time.Minute))
+	fin.CreatedAt = t0
+	if err := s.Finish(ctx, fin); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MarkRated(ctx, "p1"); err != nil {
+		t.Fatal(err)
+	}
+	pendingMarks := func() int64 {
+		t.Helper()
+		n, err := db.Collection(gamedb.Pending).CountDocuments(ctx, bson.D{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := pendingMarks(); n != 1 {
+		t.Fatalf("%d pending marks while the delete lingers, want 1", n)
+	}
+	for _, st := range []*gamedb.Store{s, other} {
+		if ids, err := st.Unfinished(ctx, "ann"); err != nil || len(ids) != 0 {
+			t.Fatalf("ann's unfinished games after the end: %v, %v", ids, err)
+		}
+	}
+	s.Drain()
+	if n := pendingMarks(); n != 0 {
+		t.Fatalf("%d pending marks after the drain, want 0", n)
 	}
 	// A process that stops before its delete: the next one rates the
 	// game again (Finished lists it) and its mark goes at once.

@@ -188,6 +188,18 @@ func finishOnlyPending(t *testing.T, s intake.Store) {
 		t.Fatalf("Finish of a finished game = %v, want ErrNotPending", err)
 	}
 	same(t, "second finish changed nothing", mustGet(t, s, "g1"), want)
+	// Once rated, neither another result nor the same one again finishes
+	// it, nor makes it read as not rated.
+	if err := s.MarkRated(ctx, "g1"); err != nil {
+		t.Fatal(err)
+	}
+	want.Status = intake.StatusRated
+	for _, late := range []intake.StoredGame{again, f} {
+		if err := s.Finish(ctx, late); !errors.Is(err, intake.ErrNotPending) {
+			t.Fatalf("Finish of a rated game (hash %s) = %v, want ErrNotPending", late.Hash, err)
+		}
+		same(t, "a finish after the rating changed nothing", mustGet(t, s, "g1"), want)
+	}
 	// A finished game never created pending cannot be finished either.
 	mustCreate(t, s, Finished("g2", "src-2", "alice", "bob", t0))
 	if err := s.Finish(ctx, Finished("g2", "src-2", "alice", "bob", t0)); !errors.Is(err, intake.ErrNotPending) {

@@ -61,7 +61,14 @@ import (
 // game 6. Then a rated game's unrated mark is deleted after the answer,
 // with every game's rated within a second (app.RatedMarkLinger): a game
 // 5 on the request path. Then the embedded store keeps every player's
-// projection in memory (ratingdb.SoleWriter): a ticket there 0.
+// projection in memory (ratingdb.SoleWriter): a ticket there 0. A paired
+// game's result, first counted then, was 9 on the embedded store: two
+// reads of the pending game (intake's, then the store's Finish), the
+// marks, the end, the rating, the projections, the pending mark's delete;
+// then the pending mark's delete went with the rated marks'
+// (app.RatedMarkLinger): 8. (Finish reads the game again, its end
+// included, so that a result racing another never marks a game that
+// ended.)
 const (
 	maxGameMongo   = 5 // one rated game, both players with a ledger head
 	maxGameRedis   = 1
@@ -69,6 +76,11 @@ const (
 	maxTicketRedis = 2
 	maxPairMongo   = 3 // one pass pairing two tickets (the pending game)
 	maxPairRedis   = 9
+	// maxResultMongo: the result of a paired game (on a store server the
+	// pair's first game also reads their two projections, which the
+	// embedded store keeps in memory).
+	maxResultMongo = 10
+	maxResultRedis = 0
 	// maxTicketMongoSole: a ticket on a store this process alone writes.
 	maxTicketMongoSole = 0
 )
@@ -276,6 +288,20 @@ func storeCommandsPerRequest(t *testing.T, kind string) {
 	}
 	t.Logf("%s: one pairing: %d MongoDB commands %v, %d Redis round trips %v", kind, len(mp), mp, len(rp), rp)
 
+	// The paired game's result, as the game server sends it.
+	pg, ok, err := st.Intake.PendingOf(ctx, "carol")
+	if err != nil || !ok {
+		t.Fatalf("carol's paired game: %v, %v", ok, err)
+	}
+	by := "black"
+	if pg.Black == "carol" {
+		by = "white"
+	}
+	mr, rr := c.count(func() {
+		do(server.Secret, "/api/v1/games", map[string]any{"game_id": pg.ID, "moves": []string{"dd"}, "end": "resign", "end_by": by})
+	})
+	t.Logf("%s: a pairing's result: %d MongoDB commands %v, %d Redis round trips %v", kind, len(mr), mr, len(rr), rr)
+
 	for _, ck := range []struct {
 		what      string
 		got       []string
@@ -285,6 +311,7 @@ func storeCommandsPerRequest(t *testing.T, kind string) {
 		{"a rated game", mg, maxGameMongo, "MongoDB"}, {"a rated game", rg, maxGameRedis, "Redis"},
 		{"a ticket", mt, ticketCeiling, "MongoDB"}, {"a ticket", rt, maxTicketRedis, "Redis"},
 		{"a pairing", mp, maxPairMongo, "MongoDB"}, {"a pairing", rp, maxPairRedis, "Redis"},
+		{"a pairing's result", mr, maxResultMongo, "MongoDB"}, {"a pairing's result", rr, maxResultRedis, "Redis"},
 	} {
 		if len(ck.got) > ck.ceiling {
 			t.Errorf("%s took %d %s commands, more than its ceiling %d: %s", ck.what, len(ck.got), ck.storeName, ck.ceiling, strings.Join(ck.got, ", "))
