@@ -172,14 +172,6 @@ func storeCommandsPerRequest(t *testing.T, kind string) {
 		apptest.Config(app.Config{Placement: true, GameTTL: time.Hour}))
 	srv := httptest.NewServer(st.Handler)
 	defer srv.Close()
-	if l, ok := st.Stores.Ratings.(interface{ Loaded() <-chan struct{} }); ok && sole {
-		// The sole writer's projections, read in the background of a start.
-		select {
-		case <-l.Loaded():
-		case <-time.After(2 * time.Minute):
-			t.Fatal("the projections were not read within two minutes")
-		}
-	}
 
 	tokens := map[string]string{}
 	for _, n := range []string{"alice", "bob", "carol", "dave"} {

@@ -21,11 +21,6 @@ import (
 // (75–115 µs a player): a leaderboard page at 20,000 players took 1.6 s,
 // which the cache answers from memory (BenchmarkLatestOfTwo).
 type projCache struct {
-	// loaded is closed once every projection was read; until then (and
-	// for good if that read failed) readers go to the store.
-	loaded chan struct{}
-	ok     bool // the read succeeded (set before loaded is closed)
-
 	mu    sync.RWMutex
 	by    map[string]stateDoc
 	order *btree.BTreeG[leaderKey] // by score, highest first, then name
@@ -46,41 +41,22 @@ func leaderLess(a, b leaderKey) bool {
 	return a.name < b.name
 }
 
-func newProjCache() *projCache {
-	return &projCache{loaded: make(chan struct{}), by: map[string]stateDoc{}, order: btree.NewG(32, leaderLess), unsure: map[string]bool{}}
-}
-
-// load reads every projection of players, in the background of a start
-// (20,000 players take about 2 s): what this Store writes meanwhile is
-// kept as well, the later version of each player winning.
-func (c *projCache) load(ctx context.Context, players *mongo.Collection) {
-	defer close(c.loaded)
+// loadProjections reads every projection of players into a fresh cache.
+func loadProjections(ctx context.Context, players *mongo.Collection) (*projCache, error) {
+	c := &projCache{by: map[string]stateDoc{}, order: btree.NewG(32, leaderLess), unsure: map[string]bool{}}
 	cur, err := players.Find(ctx, bson.D{})
 	if err != nil {
-		return
+		return nil, wrap("read player projections", err)
 	}
 	defer func() { _ = cur.Close(ctx) }()
 	for cur.Next(ctx) {
 		var d stateDoc
 		if err := cur.Decode(&d); err != nil {
-			return
+			return nil, wrap("read player projections", err)
 		}
 		c.put(d)
 	}
-	c.ok = cur.Err() == nil
-}
-
-// ready reports whether the cache holds every projection.
-func (c *projCache) ready() bool {
-	if c == nil {
-		return false
-	}
-	select {
-	case <-c.loaded:
-		return c.ok
-	default:
-		return false
-	}
+	return c, wrap("read player projections", cur.Err())
 }
 
 // put keeps d as its player's projection unless a later version is kept.

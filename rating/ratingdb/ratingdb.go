@@ -115,10 +115,9 @@ type newOptions struct {
 
 // SoleWriter says that this Store is the only writer of the database (the
 // embedded store, locked to one process): every player's projection is
-// read once, in the background of New (Loaded), and kept in memory as it
-// is written, and the leaderboard and the latest states are served from
-// there once read (from the store before). Never use it on a database
-// another process writes.
+// read once at New and kept in memory as it is written, and the
+// leaderboard and the latest states are served from there. Never use it
+// on a database another process writes.
 func SoleWriter() Option { return func(o *newOptions) { o.sole = true } }
 
 // InFlight lets n combined writes of a kind (a game's one insert, the
@@ -166,19 +165,13 @@ func New(ctx context.Context, db *mongo.Database, opts ...Option) (*Store, error
 		return nil, err
 	}
 	if o.sole {
-		s.cache = newProjCache()
-		go s.cache.load(context.WithoutCancel(ctx), s.players)
+		c, err := loadProjections(ctx, s.players)
+		if err != nil {
+			return nil, err
+		}
+		s.cache = c
 	}
 	return s, nil
-}
-
-// Loaded is closed once a sole writer holds every projection in memory
-// (SoleWriter; read in the background of New); nil for other Stores.
-func (s *Store) Loaded() <-chan struct{} {
-	if s.cache == nil {
-		return nil
-	}
-	return s.cache.loaded
 }
 
 // glickoDoc is rating.Glicko stored.
@@ -746,7 +739,7 @@ func (s *Store) Latest(ctx context.Context, username string) (rating.PlayerState
 // projection reads the player's projection: from the cache when kept
 // (SoleWriter), else one read by _id; mongo.ErrNoDocuments when none.
 func (s *Store) projection(ctx context.Context, username string) (stateDoc, error) {
-	if s.cache.ready() {
+	if s.cache != nil {
 		if err := s.cache.settle(ctx, s.players); err != nil {
 			return stateDoc{}, err
 		}
@@ -773,7 +766,7 @@ func (s *Store) LatestOf(ctx context.Context, usernames []string) ([]rating.Play
 	if len(usernames) == 0 {
 		return nil, nil
 	}
-	if s.cache.ready() {
+	if s.cache != nil {
 		if err := s.cache.settle(ctx, s.players); err != nil {
 			return nil, err
 		}
@@ -940,7 +933,7 @@ func (s *Store) Ledger(ctx context.Context, username string, before int64, limit
 
 // Leaderboard implements rating.Store.
 func (s *Store) Leaderboard(ctx context.Context, q rating.LeaderQuery) ([]rating.PlayerState, error) {
-	if s.cache.ready() {
+	if s.cache != nil {
 		if err := s.cache.settle(ctx, s.players); err != nil {
 			return nil, err
 		}
