@@ -15,7 +15,9 @@ import (
 // BenchmarkLatestOfTwo reads two players' projections among 20,000 on
 // the embedded store, as a game's first rating after a restart does: one
 // $in query (what LatestOf did for any number) against a read by _id
-// each (what it does for a few).
+// each (what it does for a few), and from a sole writer's memory; and a
+// leaderboard page of the store and of the sole writer, whose start reads
+// every projection.
 func BenchmarkLatestOfTwo(b *testing.B) {
 	ctx := context.Background()
 	// A store of its own, its indexes tuned as rankd's are.
@@ -49,13 +51,24 @@ func BenchmarkLatestOfTwo(b *testing.B) {
 	if err := f.TuneNow("bench"); err != nil {
 		b.Fatal(err)
 	}
+	var sole *Store
+	b.Run("sole_writer_start", func(b *testing.B) { // reads every projection
+		b.ReportAllocs()
+		for b.Loop() {
+			if sole, err = New(ctx, client.Database("bench"), SoleWriter()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	names := []string{"p00017", "p19990"}
 	for _, bc := range []struct {
 		name string
 		read func(context.Context, []string) ([]rating.PlayerState, error)
 	}{{"in_query", s.latestIn}, {"by_id", s.latestByID}, {"leaderboard", func(ctx context.Context, _ []string) ([]rating.PlayerState, error) {
 		return s.Leaderboard(ctx, rating.LeaderQuery{Limit: 2})
-	}}} {
+	}}, {"leaderboard_sole_writer", func(ctx context.Context, _ []string) ([]rating.PlayerState, error) {
+		return sole.Leaderboard(ctx, rating.LeaderQuery{Limit: 2})
+	}}, {"latest_sole_writer", sole.LatestOf}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
