@@ -98,11 +98,11 @@ func SoleWriter() Option {
 
 // RatedLinger lets the deletes of rated games' marks (and of ended games'
 // pending marks) wait up to d and go together, one command for all the
-// games rated meanwhile instead of one each on the request path. Until its delete is sent this Store says the
-// game is rated from memory; another process reading the game in that
-// time sees it finished, not yet rated, and its recovery rates it again
-// (finding it done) should this one stop first. Call Drain before
-// closing the database.
+// games rated meanwhile instead of one each on the request path. Until
+// its delete is sent this Store says the game is rated from memory;
+// another process reading the game in that time sees it finished, not
+// yet rated, and its recovery rates it again (finding it done) should
+// this one stop first. Call Drain before closing the database.
 func RatedLinger(d time.Duration) Option {
 	return func(s *Store) { s.ratedLinger = d }
 }

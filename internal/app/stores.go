@@ -65,9 +65,9 @@ type openOptions struct {
 	ratedLinger time.Duration
 }
 
-// RatedMarkLinger is how long a rated game's unrated mark waits for its
-// delete, which it then shares with every game rated meanwhile
-// (gamedb.RatedLinger): decided (issue 15) so that a game costs one store
+// RatedMarkLinger is how long a rated game's unrated mark (and an ended
+// game's pending mark) waits for its delete, which it then shares with
+// every game rated meanwhile (gamedb.RatedLinger): decided (issue 15) so that a game costs one store
 // command less on the request path, while another replica sees the game
 // finished rather than rated for no more than about this long.
 const RatedMarkLinger = time.Second

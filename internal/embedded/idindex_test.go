@@ -66,19 +66,27 @@ func indexSQL(t *testing.T, file, coll, name string) string {
 	return out
 }
 
-func TestTuneIndexes(t *testing.T) {
-	dir := t.TempDir()
-	f, err := StartFerret(dir, nil)
+// startConnected starts an embedded FerretDB of the test's own and a
+// client of it, both stopped when the test ends.
+func startConnected(t *testing.T) (*Ferret, *mongo.Client) {
+	t.Helper()
+	f, err := StartFerret(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Stop()
-	ctx := context.Background()
+	t.Cleanup(f.Stop)
 	c, err := mongo.Connect(options.Client().ApplyURI(f.URI))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = c.Disconnect(ctx) }()
+	t.Cleanup(func() { _ = c.Disconnect(context.Background()) })
+	return f, c
+}
+
+func TestTuneIndexes(t *testing.T) {
+	ctx := context.Background()
+	f, c := startConnected(t)
+	dir := f.dir
 	db := c.Database("idx")
 	// Before the database exists: nothing to do, no file made.
 	if err := f.TuneIndexes("idx"); err != nil {
@@ -206,18 +214,9 @@ func TestTuneIndexes(t *testing.T) {
 // Tuners at once (TuneIndexes's sweep, TuneNow, another process) never
 // fail on an index another one has just changed, and the work is done once.
 func TestTuneIndexesConcurrently(t *testing.T) {
-	dir := t.TempDir()
-	f, err := StartFerret(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Stop()
 	ctx := context.Background()
-	c, err := mongo.Connect(options.Client().ApplyURI(f.URI))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = c.Disconnect(ctx) }()
+	f, c := startConnected(t)
+	dir := f.dir
 	for _, name := range []string{"a", "b", "c", "d"} {
 		coll := c.Database("idx").Collection(name)
 		if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "n", Value: 1}}, Options: options.Index().SetName("n")}); err != nil {

@@ -251,16 +251,13 @@ func (s *Store) rewriteProjections(ctx context.Context, last map[string]stateDoc
 		return wrap("rewrite player projections", err)
 	}
 	proj := make([]any, len(names))
+	rewritten := make([]stateDoc, len(names))
 	for i, n := range names {
 		d := last[n]
 		d.ID, d.K = n, ""
-		proj[i] = d
+		proj[i], rewritten[i] = d, d
 	}
 	_, err := s.players.InsertMany(ctx, proj, options.InsertMany().SetOrdered(false))
-	rewritten := make([]stateDoc, len(names))
-	for i, n := range names {
-		rewritten[i] = last[n]
-	}
 	s.cache.wrote(rewritten, err)
 	if err != nil && !mongo.IsDuplicateKeyError(err) {
 		return wrap("rewrite player projections", err)

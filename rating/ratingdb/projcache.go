@@ -3,8 +3,6 @@ package ratingdb
 import (
 	"context"
 	"errors"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -173,10 +171,9 @@ func (c *projCache) latestOf(usernames []string) []rating.PlayerState {
 	defer c.mu.RUnlock()
 	out := make([]rating.PlayerState, 0, len(usernames))
 	for _, n := range usernames {
-		if d, ok := c.by[n]; ok && !slices.ContainsFunc(out, func(o rating.PlayerState) bool { return o.Username == n }) {
+		if d, ok := c.by[n]; ok {
 			out = append(out, d.state())
 		}
 	}
-	slices.SortFunc(out, func(a, b rating.PlayerState) int { return strings.Compare(a.Username, b.Username) })
-	return out
+	return byName(out)
 }

@@ -755,9 +755,11 @@ func (s *Store) projection(ctx context.Context, username string) (stateDoc, erro
 
 // fewByID is how many players LatestOf reads one by one (concurrently):
 // FerretDB v1 pushes down a find by _id alone, but scans the whole
-// collection for an $in, which at a hundred thousand players costs far
-// more than a few reads; for more names (an import's batch) one $in
-// scan costs less than a read each.
+// collection for an $in (BenchmarkLatestOfTwo, 20,000 players: 1.48 s for
+// the $in, 0.75 ms for two reads). More names (an import's batch, the
+// integrity scan's) keep one $in: one command, an index lookup on
+// MongoDB; on FerretDB it beats a read each only when the names are a
+// fair share of all players, which was not measured here.
 const fewByID = 4
 
 // LatestOf implements rating.Store: the projections, one read each for a
@@ -817,12 +819,17 @@ func (s *Store) latestByID(ctx context.Context, usernames []string) ([]rating.Pl
 	}
 	out := make([]rating.PlayerState, 0, len(usernames))
 	for _, st := range got {
-		if st != nil && !slices.ContainsFunc(out, func(o rating.PlayerState) bool { return o.Username == st.Username }) {
+		if st != nil {
 			out = append(out, *st)
 		}
 	}
-	slices.SortFunc(out, func(a, b rating.PlayerState) int { return strings.Compare(a.Username, b.Username) })
-	return out, nil
+	return byName(out), nil
+}
+
+// byName sorts states by username, once each: LatestOf's order.
+func byName(sts []rating.PlayerState) []rating.PlayerState {
+	slices.SortFunc(sts, func(a, b rating.PlayerState) int { return strings.Compare(a.Username, b.Username) })
+	return slices.CompactFunc(sts, func(a, b rating.PlayerState) bool { return a.Username == b.Username })
 }
 
 // Player implements rating.Store: from the projection's version, the next
