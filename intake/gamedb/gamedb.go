@@ -81,6 +81,7 @@ type Store struct {
 	// marks is, for a sole writer (SoleWriter), every player's pending
 	// marks; nil otherwise.
 	marks *markIndex
+	lane  *mongox.Lane // WriteLane
 }
 
 // Option tunes New.
@@ -107,18 +108,23 @@ func RatedLinger(d time.Duration) Option {
 	return func(s *Store) { s.ratedLinger = d }
 }
 
+// WriteLane makes the Store's combined writes take turns in l with the
+// other stores' of the database (mongox.Lane: a store of one writer).
+func WriteLane(l *mongox.Lane) Option { return func(s *Store) { s.lane = l } }
+
 var _ intake.Store = (*Store)(nil)
 
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database, opts ...Option) (*Store, error) {
 	s := &Store{games: db.Collection(Games), ends: db.Collection(Ends), unrated: db.Collection(Unrated), ratedOld: db.Collection(Rated), pending: db.Collection(Pending), flagged: db.Collection(Flagged), players: db.Collection(ByPlayer)}
-	s.insGames, s.insUnrated = mongox.NewInserter(s.games), mongox.NewInserter(s.unrated)
-	s.insPlayers, s.insPending = mongox.NewInserter(s.players), mongox.NewInserter(s.pending)
 	for _, o := range opts {
 		o(s)
 	}
-	s.delUnrated = mongox.NewLingering(s.unrated, s.ratedLinger)
-	s.delPending = mongox.NewLingering(s.pending, s.ratedLinger)
+	lane := mongox.InLane(s.lane)
+	s.insGames, s.insUnrated = mongox.NewInserter(s.games, lane), mongox.NewInserter(s.unrated, lane)
+	s.insPlayers, s.insPending = mongox.NewInserter(s.players, lane), mongox.NewInserter(s.pending, lane)
+	s.delUnrated = mongox.NewLingering(s.unrated, s.ratedLinger, lane)
+	s.delPending = mongox.NewLingering(s.pending, s.ratedLinger, lane)
 	s.ratedSoon = map[string]bool{}
 	// source_id is unique: the idempotency key of a submission. The
 	// status index serves expiry (pending, by expiry). One call per

@@ -12,6 +12,7 @@ import (
 	"github.com/weiqi-platform/rank/exams/examdb"
 	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/intake/gamedb"
+	"github.com/weiqi-platform/rank/internal/mongox"
 	"github.com/weiqi-platform/rank/jobs"
 	"github.com/weiqi-platform/rank/jobs/jobsdb"
 	"github.com/weiqi-platform/rank/jobs/jobsredis"
@@ -103,17 +104,17 @@ func OpenStores(ctx context.Context, db *mongo.Database, rdb redis.UniversalClie
 		return Stores{}, err
 	}
 	var ropts []ratingdb.Option
+	gopts := []gamedb.Option{gamedb.RatedLinger(o.ratedLinger)}
 	if o.soleWriter {
-		ropts = append(ropts, ratingdb.SoleWriter())
+		// The embedded store: one SQLite database, one writer at a time.
+		lane := mongox.NewLane()
+		ropts = append(ropts, ratingdb.SoleWriter(), ratingdb.WriteLane(lane))
+		gopts = append(gopts, gamedb.SoleWriter(), gamedb.WriteLane(lane))
 	} else {
 		ropts = append(ropts, ratingdb.InFlight(serverInFlight))
 	}
 	if s.Ratings, err = ratingdb.New(ctx, db, ropts...); err != nil {
 		return Stores{}, err
-	}
-	gopts := []gamedb.Option{gamedb.RatedLinger(o.ratedLinger)}
-	if o.soleWriter {
-		gopts = append(gopts, gamedb.SoleWriter())
 	}
 	games, err := gamedb.New(ctx, db, gopts...)
 	if err != nil {

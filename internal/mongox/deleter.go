@@ -22,6 +22,7 @@ const maxDelete = 1000
 // what Later queues waits up to the linger for more to share its delete.
 type Deleter struct {
 	c      *mongo.Collection
+	lane   *Lane
 	linger time.Duration
 
 	mu      sync.Mutex
@@ -33,14 +34,17 @@ type Deleter struct {
 	failed  int         // deletes that failed (their markers stay)
 }
 
-// NewDeleter returns a Deleter on c.
-func NewDeleter(c *mongo.Collection) *Deleter { return NewLingering(c, 0) }
+// NewDeleter returns a Deleter on c (InLane: its deletes take turns in a
+// lane).
+func NewDeleter(c *mongo.Collection, opts ...Option) *Deleter {
+	return NewLingering(c, 0, opts...)
+}
 
 // NewLingering returns a Deleter on c whose Later ids wait up to linger
 // before their delete is sent (unless a full batch, DeleteNow or Wait
 // sends them sooner).
-func NewLingering(c *mongo.Collection, linger time.Duration) *Deleter {
-	d := &Deleter{c: c, linger: linger}
+func NewLingering(c *mongo.Collection, linger time.Duration, opts ...Option) *Deleter {
+	d := &Deleter{c: c, lane: optionsOf(opts).lane, linger: linger}
 	d.idle = sync.NewCond(&d.mu)
 	return d
 }
@@ -125,12 +129,14 @@ func (d *Deleter) Wait() (failed int) {
 
 func (d *Deleter) flush() {
 	for {
+		d.lane.enter()
 		d.mu.Lock()
 		n := min(len(d.ids), maxDelete)
 		if n == 0 {
 			d.running = false
 			d.idle.Broadcast()
 			d.mu.Unlock()
+			d.lane.leave()
 			return
 		}
 		ids := d.ids[:n:n]
@@ -158,6 +164,7 @@ func (d *Deleter) flush() {
 		ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
 		_, err := d.c.DeleteMany(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}})
 		cancel()
+		d.lane.leave()
 		if err != nil {
 			d.mu.Lock()
 			d.failed++

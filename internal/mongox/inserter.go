@@ -26,7 +26,8 @@ const batchTimeout = 30 * time.Second
 // waits on another's. On the embedded store a combined insert is one
 // SQLite transaction, so one fsync instead of one per document.
 type Inserter struct {
-	c *mongo.Collection
+	c    *mongo.Collection
+	lane *Lane
 
 	mu      sync.Mutex
 	queue   []*insertReq
@@ -39,8 +40,11 @@ type insertReq struct {
 	done chan struct{}
 }
 
-// NewInserter returns an Inserter into c.
-func NewInserter(c *mongo.Collection) *Inserter { return &Inserter{c: c} }
+// NewInserter returns an Inserter into c (InLane: its inserts take turns
+// in a lane).
+func NewInserter(c *mongo.Collection, opts ...Option) *Inserter {
+	return &Inserter{c: c, lane: optionsOf(opts).lane}
+}
 
 // Insert inserts doc and returns what InsertOne would return as its
 // error: nil, a mongo.WriteException (mongo.IsDuplicateKeyError tells a
@@ -109,14 +113,18 @@ func (b *Inserter) InsertAll(ctx context.Context, docs []any) []error {
 	return errs
 }
 
-// flush inserts what is queued, batch after batch, until nothing is.
+// flush inserts what is queued, batch after batch, until nothing is. A
+// batch is cut once its turn in the lane comes, so that it takes in
+// whoever queued while it waited.
 func (b *Inserter) flush() {
 	for {
+		b.lane.enter()
 		b.mu.Lock()
 		n := min(len(b.queue), maxBatch)
 		if n == 0 {
 			b.running = false
 			b.mu.Unlock()
+			b.lane.leave()
 			return
 		}
 		batch := b.queue[:n:n]
@@ -126,6 +134,7 @@ func (b *Inserter) flush() {
 		}
 		b.mu.Unlock()
 		b.insert(batch)
+		b.lane.leave()
 	}
 }
 

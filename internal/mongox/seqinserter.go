@@ -21,6 +21,7 @@ import (
 // after it, not tried by the server, go again in the next one.
 type SeqInserter struct {
 	c       *mongo.Collection
+	lane    *Lane
 	max     int // inserts in flight at most
 	mu      sync.Mutex
 	running int // inserts in flight
@@ -34,12 +35,11 @@ type seqReq struct {
 	done chan struct{}
 }
 
-// NewSeqInserter returns a SeqInserter into c with at most inFlight
-// combined inserts in flight (at least 1): one for a store with a single
-// writer, where each is a transaction and waiting makes batches; more for
-// a store server, which works on several at once.
-func NewSeqInserter(c *mongo.Collection, inFlight int) *SeqInserter {
-	return &SeqInserter{c: c, max: max(inFlight, 1)}
+// NewSeqInserter returns a SeqInserter into c (InFlight: how many
+// combined inserts may be in flight; InLane: they take turns in a lane).
+func NewSeqInserter(c *mongo.Collection, opts ...Option) *SeqInserter {
+	o := optionsOf(opts)
+	return &SeqInserter{c: c, lane: o.lane, max: o.inFlight}
 }
 
 // Insert inserts the documents in order and returns how many went in and,
@@ -79,6 +79,7 @@ func (b *SeqInserter) Insert(ctx context.Context, docs []any) (n int, err error)
 // did not try goes back to the front of the queue.
 func (b *SeqInserter) flush() {
 	for {
+		b.lane.enter()
 		b.mu.Lock()
 		var batch []*seqReq
 		docs := 0
@@ -91,10 +92,13 @@ func (b *SeqInserter) flush() {
 			b.queue = nil
 			b.running--
 			b.mu.Unlock()
+			b.lane.leave()
 			return
 		}
 		b.mu.Unlock()
-		if again := b.insert(batch); len(again) > 0 {
+		again := b.insert(batch)
+		b.lane.leave()
+		if len(again) > 0 {
 			b.mu.Lock()
 			b.queue = append(again, b.queue...)
 			b.mu.Unlock()

@@ -24,7 +24,7 @@ func TestSeqInserterLeavesPrefixes(t *testing.T) {
 			if _, err := c.InsertOne(ctx, item{ID: "b2"}); err != nil {
 				t.Fatal(err)
 			}
-			b := NewSeqInserter(c, 1)
+			b := NewSeqInserter(c)
 			seqs := [][]any{
 				{item{ID: "a1"}, item{ID: "a2"}},
 				{item{ID: "b1"}, item{ID: "b2"}, item{ID: "b3"}},

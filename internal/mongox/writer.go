@@ -16,6 +16,7 @@ import (
 // unordered batch keeps no order between callers.
 type Writer struct {
 	c       *mongo.Collection
+	lane    *Lane
 	max     int // writes in flight at most
 	mu      sync.Mutex
 	running int // writes in flight
@@ -28,10 +29,11 @@ type writeReq struct {
 	done   chan struct{}
 }
 
-// NewWriter returns a Writer on c with at most inFlight combined writes
-// in flight (at least 1; see NewSeqInserter).
-func NewWriter(c *mongo.Collection, inFlight int) *Writer {
-	return &Writer{c: c, max: max(inFlight, 1)}
+// NewWriter returns a Writer on c (InFlight, InLane: as for
+// NewSeqInserter).
+func NewWriter(c *mongo.Collection, opts ...Option) *Writer {
+	o := optionsOf(opts)
+	return &Writer{c: c, lane: o.lane, max: o.inFlight}
 }
 
 // Write applies the models with those of concurrent callers and returns
@@ -61,6 +63,7 @@ func (w *Writer) Write(ctx context.Context, models []mongo.WriteModel) error {
 
 func (w *Writer) flush() {
 	for {
+		w.lane.enter()
 		w.mu.Lock()
 		var batch []*writeReq
 		n := 0
@@ -73,10 +76,12 @@ func (w *Writer) flush() {
 			w.queue = nil
 			w.running--
 			w.mu.Unlock()
+			w.lane.leave()
 			return
 		}
 		w.mu.Unlock()
 		w.write(batch)
+		w.lane.leave()
 	}
 }
 

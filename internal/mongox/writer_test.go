@@ -30,7 +30,7 @@ func TestWriterErrorsGoToTheirCaller(t *testing.T) {
 		{put("b", "k-b"), mongo.NewUpdateOneModel().SetFilter(bson.D{{Key: "_id", Value: "old"}}).SetUpdate(bson.D{{Key: "$inc", Value: bson.D{{Key: "key", Value: 1}}}})},
 		{put("d", "k-d"), put("e", "k-e")},
 	}
-	w := NewWriter(c, 1)
+	w := NewWriter(c)
 	w.mu.Lock()
 	w.running = 1 // held back until all are queued
 	w.mu.Unlock()

@@ -111,6 +111,7 @@ type Option func(*newOptions)
 type newOptions struct {
 	inFlight int
 	sole     bool
+	lane     *mongox.Lane
 }
 
 // SoleWriter says that this Store is the only writer of the database (the
@@ -126,6 +127,10 @@ func SoleWriter() Option { return func(o *newOptions) { o.sole = true } }
 // embedded one), where waiting makes larger batches.
 func InFlight(n int) Option { return func(o *newOptions) { o.inFlight = n } }
 
+// WriteLane makes the Store's combined writes take turns in l with the
+// other stores' of the database (mongox.Lane: a store of one writer).
+func WriteLane(l *mongox.Lane) Option { return func(o *newOptions) { o.lane = l } }
+
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database, opts ...Option) (*Store, error) {
 	o := newOptions{inFlight: 1}
@@ -136,9 +141,10 @@ func New(ctx context.Context, db *mongo.Database, opts ...Option) (*Store, error
 	s := &Store{states: log, players: db.Collection(Players), holds: log, ops: log,
 		open: db.Collection(Open), plans: log, done: db.Collection(Done), ledger: log,
 		reproject: db.Collection(Reproject)}
-	s.seqLog, s.insLog, s.projWriter = mongox.NewSeqInserter(log, o.inFlight), mongox.NewInserter(log), mongox.NewWriter(s.players, o.inFlight)
-	s.insOpen, s.insDone = mongox.NewInserter(s.open), mongox.NewInserter(s.done)
-	s.delOpen = mongox.NewDeleter(s.open)
+	lane, inFlight := mongox.InLane(o.lane), mongox.InFlight(o.inFlight)
+	s.seqLog, s.insLog, s.projWriter = mongox.NewSeqInserter(log, lane, inFlight), mongox.NewInserter(log, lane), mongox.NewWriter(s.players, lane, inFlight)
+	s.insOpen, s.insDone = mongox.NewInserter(s.open, lane), mongox.NewInserter(s.done, lane)
+	s.delOpen = mongox.NewDeleter(s.open, lane)
 	if err := migrate(ctx, db); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,54 @@
+package mongox
+
+import "sync"
+
+// Lane is where the combined writes of several batchers (Inserter,
+// SeqInserter, Writer, Deleter) into one database take turns, one at a
+// time. For a store that admits one writer anyway (the embedded store:
+// one SQLite database): there, writers that collide wait in SQLite's
+// busy handler, which sleeps 1, 2, 5, 10 ms and more however soon the
+// lock is free, and the machine idles. In the lane a batcher waits for
+// the previous write's answer instead, and its callers queued meanwhile
+// go in its batch. A nil *Lane lets every write go at once (a store
+// server, which works on several).
+type Lane struct{ mu sync.Mutex }
+
+// NewLane returns a Lane to share between the batchers of one database.
+func NewLane() *Lane { return &Lane{} }
+
+func (l *Lane) enter() {
+	if l != nil {
+		l.mu.Lock()
+	}
+}
+
+func (l *Lane) leave() {
+	if l != nil {
+		l.mu.Unlock()
+	}
+}
+
+// Option tunes a batcher.
+type Option func(*batchOptions)
+
+type batchOptions struct {
+	lane     *Lane
+	inFlight int
+}
+
+// InLane makes the batcher's writes take turns in l (nil: none).
+func InLane(l *Lane) Option { return func(o *batchOptions) { o.lane = l } }
+
+// InFlight lets the batcher keep up to n combined writes in flight (at
+// least 1, the default): one for a store with a single writer, where
+// each is a transaction and waiting makes batches; more for a store
+// server, which works on several at once. Inserter and Deleter keep one.
+func InFlight(n int) Option { return func(o *batchOptions) { o.inFlight = max(n, 1) } }
+
+func optionsOf(opts []Option) batchOptions {
+	o := batchOptions{inFlight: 1}
+	for _, f := range opts {
+		f(&o)
+	}
+	return o
+}
