@@ -3,6 +3,8 @@ package intake_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -98,6 +100,96 @@ func intakeCrashThenRecover(t *testing.T, where, kind string) {
 			t.Fatalf("%s's ledger: %v, %v; want one entry", name, h, err)
 		}
 		if err := restarted.Ratings.Verify(ctx, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestCrashBeforeProjectionsWritten: the players' projections of rated
+// games are held back (app.RatedMarkLinger) and the process dies before
+// they are written. The restart reads the players as before those games
+// (the leaderboard is their projections), but the games' unrated marks
+// are still there, since they go only after the projections: the restart
+// recovery brings every player's projection to their last game, once.
+func TestCrashBeforeProjectionsWritten(t *testing.T) {
+	for _, kind := range testsvc.MongoKinds() {
+		t.Run(kind, func(t *testing.T) { crashBeforeProjectionsWritten(t, kind) })
+	}
+}
+
+func crashBeforeProjectionsWritten(t *testing.T, kind string) {
+	ctx := context.Background()
+	db := testsvc.MongoOf(t, kind)
+	open := []app.OpenOption{app.RatedMarksLinger(time.Hour)} // nothing written before the "crash"
+	if kind == testsvc.KindFerretDB {
+		open = append(open, app.SoleWriter()) // as rankd opens its embedded store
+	}
+	first := apptest.Real(t, apptest.DB(db), apptest.Open(open...))
+	for _, n := range []string{"alice", "bob", "carol"} {
+		if err := first.Stores.Accounts.CreateAccount(ctx, players.Account{Username: n, Role: players.RolePlayer, PasswordHash: "x", CreatedAt: time.Unix(0, 0)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A first game before, written for good: the heads the others move.
+	sub := func(i int, black, white string) {
+		t.Helper()
+		rec := games.RandomRecord(rand.New(rand.NewPCG(uint64(i), 5)), 9, 50, false)
+		if _, err := first.Intake.Submit(ctx, intake.Submission{SourceID: fmt.Sprint("held-", i), Black: black, White: white, Record: rec, By: "srv"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sub(0, "alice", "bob")
+	first.Stores.Drain()
+	board := func(s *apptest.Stack) map[string]int {
+		t.Helper()
+		page, err := s.Ratings.Leaderboard(ctx, rating.LeaderQuery{Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]int{}
+		for _, p := range page {
+			out[p.Username] = p.Score
+		}
+		return out
+	}
+	before := board(first)
+	for i, pair := range [][2]string{{"bob", "alice"}, {"alice", "carol"}, {"carol", "bob"}} {
+		sub(i+1, pair[0], pair[1])
+	}
+	want := map[string]int{}
+	for _, n := range []string{"alice", "bob", "carol"} {
+		h, err := first.Ratings.History(ctx, n, 0, 1)
+		if err != nil || len(h) != 1 {
+			t.Fatalf("%s's ledger: %v, %v", n, h, err)
+		}
+		want[n] = h[0].ScoreAfter
+	}
+	if got := board(first); !maps.Equal(got, want) && kind == testsvc.KindFerretDB {
+		t.Fatalf("the sole writer's leaderboard before the crash: %v, want %v", got, want)
+	}
+
+	// The "crash": a second process on the same store, the first one's
+	// held-back projections never written.
+	restarted := apptest.Real(t, apptest.DB(db), apptest.Open(open[1:]...))
+	if got := board(restarted); !maps.Equal(got, before) {
+		t.Fatalf("the projections after the crash: %v, want as before the held games %v", got, before)
+	}
+	if _, err := restarted.Ratings.Recover(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := restarted.Intake.Recover(ctx); err != nil || n != 3 {
+		t.Fatalf("Recover = %d, %v; want the three games whose marks stayed", n, err)
+	}
+	restarted.Stores.Drain()
+	if got := board(restarted); !maps.Equal(got, want) {
+		t.Fatalf("the leaderboard after recovery: %v, want %v", got, want)
+	}
+	again := apptest.Real(t, apptest.DB(db), apptest.Open(open[1:]...))
+	if got := board(again); !maps.Equal(got, want) {
+		t.Fatalf("the stored projections after recovery: %v, want %v", got, want)
+	}
+	for _, n := range []string{"alice", "bob", "carol"} {
+		if err := again.Ratings.Verify(ctx, n); err != nil {
 			t.Fatal(err)
 		}
 	}

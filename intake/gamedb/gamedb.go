@@ -82,6 +82,9 @@ type Store struct {
 	// marks; nil otherwise.
 	marks *markIndex
 	lane  *mongox.Lane // WriteLane
+	// beforeRated is called before rated games' marks are deleted
+	// (BeforeRatedDelete).
+	beforeRated func(context.Context) error
 }
 
 // Option tunes New.
@@ -108,6 +111,15 @@ func RatedLinger(d time.Duration) Option {
 	return func(s *Store) { s.ratedLinger = d }
 }
 
+// BeforeRatedDelete makes the Store call f before it deletes rated
+// games' unrated marks, and delete them only once f succeeded: f makes
+// lasting what the rating of those games left in memory (the rating
+// store's deferred projections, ratingdb.DeferProjections), so that a
+// crash before it leaves the games marked, for recovery to finish.
+func BeforeRatedDelete(f func(context.Context) error) Option {
+	return func(s *Store) { s.beforeRated = f }
+}
+
 // WriteLane makes the Store's combined writes take turns in l with the
 // other stores' of the database (mongox.Lane: a store of one writer).
 func WriteLane(l *mongox.Lane) Option { return func(s *Store) { s.lane = l } }
@@ -123,7 +135,7 @@ func New(ctx context.Context, db *mongo.Database, opts ...Option) (*Store, error
 	lane := mongox.InLane(s.lane)
 	s.insGames, s.insUnrated = mongox.NewInserter(s.games, lane), mongox.NewInserter(s.unrated, lane)
 	s.insPlayers, s.insPending = mongox.NewInserter(s.players, lane), mongox.NewInserter(s.pending, lane)
-	s.delUnrated = mongox.NewLingering(s.unrated, s.ratedLinger, lane)
+	s.delUnrated = mongox.NewLingering(s.unrated, s.ratedLinger, lane, mongox.Before(s.beforeRated))
 	s.delPending = mongox.NewLingering(s.pending, s.ratedLinger, lane)
 	s.ratedSoon = map[string]bool{}
 	// source_id is unique: the idempotency key of a submission. The

@@ -292,3 +292,71 @@ func TestRatedLinger(t *testing.T) {
 		t.Fatalf("g3 after the next process rated it: %s", got)
 	}
 }
+
+// TestBeforeRatedDelete: rated games' marks are deleted only after the
+// hook (the rating store's held-back projections written) succeeded,
+// and it runs while they are still there; when it fails they stay, and
+// another process reads the games finished, for its recovery.
+func TestBeforeRatedDelete(t *testing.T) {
+	ctx := context.Background()
+	db := testsvc.Mongo(t)
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	marked := func(id string) bool {
+		t.Helper()
+		n, err := db.Collection(gamedb.Unrated).CountDocuments(ctx, bson.D{{Key: "_id", Value: id}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n == 1
+	}
+	var mu sync.Mutex
+	var fail error
+	var calls []bool // whether g1 was still marked at each call
+	hook := func(context.Context) error {
+		mu.Lock()
+		defer mu.Unlock()
+		calls = append(calls, marked("g1"))
+		return fail
+	}
+	s, err := gamedb.New(ctx, db, gamedb.RatedLinger(time.Hour), gamedb.BeforeRatedDelete(hook))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := gamedb.New(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rate := func(id string) {
+		t.Helper()
+		if err := s.Create(ctx, intaketest.Finished(id, "src-"+id, "ann", "bob", t0)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.MarkRated(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	fail = fmt.Errorf("injected: the projections could not be written")
+	mu.Unlock()
+	rate("g1")
+	s.Drain()
+	if !marked("g1") {
+		t.Fatal("g1's mark was deleted although the hook failed")
+	}
+	if g, err := other.Game(ctx, "g1"); err != nil || g.Status != intake.StatusFinished {
+		t.Fatalf("g1 through another process: %v, %v; want finished", g.Status, err)
+	}
+	mu.Lock()
+	fail = nil
+	mu.Unlock()
+	rate("g2")
+	s.Drain()
+	if marked("g2") {
+		t.Fatal("g2's mark stayed although the hook succeeded")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(calls) != 2 || !calls[0] || !calls[1] {
+		t.Fatalf("hook calls (g1 still marked at each): %v, want two, both before any delete", calls)
+	}
+}

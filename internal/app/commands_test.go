@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -68,9 +69,13 @@ import (
 // then the pending mark's delete went with the rated marks'
 // (app.RatedMarkLinger): 8. (Finish reads the game again, its end
 // included, so that a result racing another never marks a game that
-// ended.)
+// ended.) Then the players' projections of a game written whole wait
+// within the same linger and go with every game's of the moment, each
+// player's latest once, before the marks' delete
+// (ratingdb.DeferProjections): a game 4 on the request path, a paired
+// game's result 7 on the embedded store, 9 on a store server.
 const (
-	maxGameMongo   = 5 // one rated game, both players with a ledger head
+	maxGameMongo   = 4 // one rated game, both players with a ledger head
 	maxGameRedis   = 1
 	maxTicketMongo = 2 // one matchmaking ticket through the API
 	maxTicketRedis = 2
@@ -79,7 +84,7 @@ const (
 	// maxResultMongo: the result of a paired game (on a store server the
 	// pair's first game also reads their two projections, which the
 	// embedded store keeps in memory).
-	maxResultMongo = 10
+	maxResultMongo = 9
 	maxResultRedis = 0
 	// maxTicketMongoSole: a ticket on a store this process alone writes.
 	maxTicketMongoSole = 0
@@ -238,8 +243,10 @@ func storeCommandsPerRequest(t *testing.T, kind string) {
 	markersGone("the first game's markers deleted")
 	mg, rg := c.count(func() { do(server.Secret, "/api/v1/games", game(2, "bob", "alice")) })
 	t.Logf("%s: one rated game: %d MongoDB commands %v, %d Redis round trips %v", kind, len(mg), mg, len(rg), rg)
-	// Its mark's delete, deferred, is one command shared by every game
-	// rated meanwhile; the game reads as rated before it and after.
+	// Its players' projections and its mark's delete, deferred, are one
+	// command each shared by every game rated meanwhile, the projections
+	// first; the game reads as rated before them and after, and its
+	// players as after it.
 	rated := func(when string) {
 		t.Helper()
 		g, err := st.Intake.Game(ctx, intake.GameIDFor("count-2"))
@@ -248,12 +255,31 @@ func storeCommandsPerRequest(t *testing.T, kind string) {
 		}
 	}
 	rated("before its mark's delete")
+	after := map[string]int64{}
+	for _, n := range []string{"alice", "bob"} {
+		h, err := st.Ratings.History(ctx, n, 0, 1)
+		if err != nil || len(h) != 1 {
+			t.Fatalf("%s's ledger: %v, %v", n, h, err)
+		}
+		after[n] = int64(h[0].ScoreAfter)
+	}
+	scores := func(when string) {
+		t.Helper()
+		for n, want := range after {
+			p, err := st.Ratings.Player(ctx, n)
+			if err != nil || int64(p.Score) != want {
+				t.Errorf("%s: %s's score %d, %v; want %d (the game's)", when, n, p.Score, err, want)
+			}
+		}
+	}
+	scores("before the projections are written")
 	md, _ := c.count(st.Stores.Drain)
 	markersGone("the second game's mark deleted")
-	if len(md) != 1 || md[0] != "delete games_unrated" {
-		t.Errorf("the deferred mark delete: %v, want one delete of games_unrated", md)
+	if want := []string{"update rating_players", "delete games_unrated"}; !slices.Equal(md, want) {
+		t.Errorf("the deferred writes: %v, want %v", md, want)
 	}
 	rated("after its mark's delete")
+	scores("after the projections are written")
 
 	ticket := map[string]any{"board_size": 19, "time_control": "blitz", "rules": "japanese"}
 	do(tokens["carol"], "/api/v1/matchmaking/tickets", ticket)

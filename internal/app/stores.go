@@ -68,9 +68,13 @@ type openOptions struct {
 
 // RatedMarkLinger is how long a rated game's unrated mark (and an ended
 // game's pending mark) waits for its delete, which it then shares with
-// every game rated meanwhile (gamedb.RatedLinger): decided (issue 15) so that a game costs one store
-// command less on the request path, while another replica sees the game
-// finished rather than rated for no more than about this long.
+// every game rated meanwhile (gamedb.RatedLinger), and how long the
+// rating store holds back the players' projections of a game, written
+// together before those deletes (ratingdb.DeferProjections): decided
+// (issue 15) so that a game costs two store commands less on the request
+// path, while another replica sees the game finished rather than rated,
+// and its players' projections (a hint) as before the game, for no more
+// than about this long.
 const RatedMarkLinger = time.Second
 
 // RatedMarksLinger sets how long rated games' marks wait for their delete
@@ -85,6 +89,9 @@ func RatedMarksLinger(d time.Duration) OpenOption {
 // ratingdb.SoleWriter: every projection, the leaderboard from memory; the
 // players' tokens, believed until they expire).
 func SoleWriter() OpenOption { return func(o *openOptions) { o.soleWriter = true } }
+
+// drainTimeout bounds Drain's last write of the projections held back.
+const drainTimeout = 30 * time.Second
 
 // serverInFlight is how many combined writes of a kind the rating store
 // keeps in flight on a store server (which works on several at once); on
@@ -113,14 +120,28 @@ func OpenStores(ctx context.Context, db *mongo.Database, rdb redis.UniversalClie
 	} else {
 		ropts = append(ropts, ratingdb.InFlight(serverInFlight))
 	}
-	if s.Ratings, err = ratingdb.New(ctx, db, ropts...); err != nil {
+	if o.ratedLinger > 0 {
+		ropts = append(ropts, ratingdb.DeferProjections(o.ratedLinger))
+	}
+	ratings, err := ratingdb.New(ctx, db, ropts...)
+	if err != nil {
 		return Stores{}, err
 	}
+	s.Ratings = ratings
+	// A rated game's mark goes only once what its rating holds back is
+	// written: a crash before leaves it marked, for recovery.
+	gopts = append(gopts, gamedb.BeforeRatedDelete(ratings.FlushProjections))
 	games, err := gamedb.New(ctx, db, gopts...)
 	if err != nil {
 		return Stores{}, err
 	}
-	s.Games, s.drain = games, games.Drain
+	s.Games = games
+	s.drain = func() {
+		games.Drain()
+		ctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
+		defer cancel()
+		_ = ratings.FlushProjections(ctx) // a failure leaves them for Player to repair
+	}
 	if s.Presence, err = gamedb.NewPresence(ctx, db); err != nil {
 		return Stores{}, err
 	}

@@ -23,6 +23,7 @@ const maxDelete = 1000
 type Deleter struct {
 	c      *mongo.Collection
 	lane   *Lane
+	before func(context.Context) error
 	linger time.Duration
 
 	mu      sync.Mutex
@@ -44,7 +45,8 @@ func NewDeleter(c *mongo.Collection, opts ...Option) *Deleter {
 // before their delete is sent (unless a full batch, DeleteNow or Wait
 // sends them sooner).
 func NewLingering(c *mongo.Collection, linger time.Duration, opts ...Option) *Deleter {
-	d := &Deleter{c: c, lane: optionsOf(opts).lane, linger: linger}
+	o := optionsOf(opts)
+	d := &Deleter{c: c, lane: o.lane, before: o.before, linger: linger}
 	d.idle = sync.NewCond(&d.mu)
 	return d
 }
@@ -129,14 +131,12 @@ func (d *Deleter) Wait() (failed int) {
 
 func (d *Deleter) flush() {
 	for {
-		d.lane.enter()
 		d.mu.Lock()
 		n := min(len(d.ids), maxDelete)
 		if n == 0 {
 			d.running = false
 			d.idle.Broadcast()
 			d.mu.Unlock()
-			d.lane.leave()
 			return
 		}
 		ids := d.ids[:n:n]
@@ -162,9 +162,16 @@ func (d *Deleter) flush() {
 		d.waiters = rest
 		d.mu.Unlock()
 		ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
-		_, err := d.c.DeleteMany(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}})
+		var err error
+		if d.before != nil { // outside the lane: its own writes take turns there
+			err = d.before(ctx)
+		}
+		if err == nil {
+			d.lane.enter()
+			_, err = d.c.DeleteMany(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}})
+			d.lane.leave()
+		}
 		cancel()
-		d.lane.leave()
 		if err != nil {
 			d.mu.Lock()
 			d.failed++

@@ -1,6 +1,9 @@
 package mongox
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // Lane is where the combined writes of several batchers (Inserter,
 // SeqInserter, Writer, Deleter) into one database take turns, one at a
@@ -34,6 +37,19 @@ type Option func(*batchOptions)
 type batchOptions struct {
 	lane     *Lane
 	inFlight int
+	before   func(context.Context) error
+	maxBatch int
+}
+
+// MaxBatch bounds the writes of one combined Writer command (maxBatch
+// unless set).
+func MaxBatch(n int) Option { return func(o *batchOptions) { o.maxBatch = max(n, 1) } }
+
+// Before makes a Deleter call f before each delete it sends, and send
+// it only when f succeeded (else the delete fails with f's error): for
+// markers whose absence says that what f makes lasting is lasting.
+func Before(f func(context.Context) error) Option {
+	return func(o *batchOptions) { o.before = f }
 }
 
 // InLane makes the batcher's writes take turns in l (nil: none).
@@ -46,7 +62,7 @@ func InLane(l *Lane) Option { return func(o *batchOptions) { o.lane = l } }
 func InFlight(n int) Option { return func(o *batchOptions) { o.inFlight = max(n, 1) } }
 
 func optionsOf(opts []Option) batchOptions {
-	o := batchOptions{inFlight: 1}
+	o := batchOptions{inFlight: 1, maxBatch: maxBatch}
 	for _, f := range opts {
 		f(&o)
 	}

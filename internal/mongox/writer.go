@@ -17,7 +17,8 @@ import (
 type Writer struct {
 	c       *mongo.Collection
 	lane    *Lane
-	max     int // writes in flight at most
+	batch   int // writes of one command at most
+	max     int // commands in flight at most
 	mu      sync.Mutex
 	running int // writes in flight
 	queue   []*writeReq
@@ -30,10 +31,10 @@ type writeReq struct {
 }
 
 // NewWriter returns a Writer on c (InFlight, InLane: as for
-// NewSeqInserter).
+// NewSeqInserter; MaxBatch: writes of one command at most).
 func NewWriter(c *mongo.Collection, opts ...Option) *Writer {
 	o := optionsOf(opts)
-	return &Writer{c: c, lane: o.lane, max: o.inFlight}
+	return &Writer{c: c, lane: o.lane, batch: o.maxBatch, max: o.inFlight}
 }
 
 // Write applies the models with those of concurrent callers and returns
@@ -67,7 +68,7 @@ func (w *Writer) flush() {
 		w.mu.Lock()
 		var batch []*writeReq
 		n := 0
-		for len(w.queue) > 0 && (len(batch) == 0 || n+len(w.queue[0].models) <= maxBatch) {
+		for len(w.queue) > 0 && (len(batch) == 0 || n+len(w.queue[0].models) <= w.batch) {
 			batch = append(batch, w.queue[0])
 			n += len(w.queue[0].models)
 			w.queue = w.queue[1:]

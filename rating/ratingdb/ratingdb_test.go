@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/event"
 
@@ -38,6 +39,32 @@ func TestContractSoleWriter(t *testing.T) {
 		}
 		return s
 	})
+}
+
+// Projections held back (as rankd holds them, ratingdb.DeferProjections)
+// answer as written ones through the Store that holds them, on every
+// kind of store and on a sole writer.
+func TestContractDeferredProjections(t *testing.T) {
+	for _, kind := range testsvc.MongoKinds() {
+		for _, sole := range []bool{false, true} {
+			if sole && kind != testsvc.KindFerretDB {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/sole=%v", kind, sole), func(t *testing.T) {
+				ratingtest.RunBatch(t, func(t *testing.T) rating.BatchStore {
+					opts := []ratingdb.Option{ratingdb.DeferProjections(time.Hour)}
+					if sole {
+						opts = append(opts, ratingdb.SoleWriter())
+					}
+					s, err := ratingdb.New(context.Background(), testsvc.MongoOf(t, kind), opts...)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return s
+				})
+			})
+		}
+	}
 }
 
 // TestSoleWriterLeaderboard: the leaderboard a sole writer serves from
@@ -128,5 +155,61 @@ func TestNewIsIdempotent(t *testing.T) {
 		if _, err := ratingdb.New(context.Background(), db); err != nil {
 			t.Fatalf("New #%d: %v", i+1, err)
 		}
+	}
+}
+
+// TestFlushManyProjections: the projections of many players held back
+// are written by one flush, readable through another Store afterwards,
+// on every kind of store. On FerretDB v1 over PostgreSQL an update command
+// of more statements than its connection pool stops the server for good
+// (projBatch): the flush must come back.
+func TestFlushManyProjections(t *testing.T) {
+	for _, kind := range testsvc.MongoKinds() {
+		t.Run(kind, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), testsvc.Ceiling)
+			defer cancel()
+			db := testsvc.MongoOf(t, kind)
+			held, err := ratingdb.New(ctx, db, ratingdb.DeferProjections(time.Hour))
+			if err != nil {
+				t.Fatal(err)
+			}
+			const players = 120
+			for round := range 2 { // created, then replaced
+				for i := 0; i < players; i += 2 {
+					a, b := fmt.Sprintf("p%03d", i), fmt.Sprintf("p%03d", i+1)
+					from := map[string]rating.PlayerState{}
+					for _, n := range []string{a, b} {
+						st, err := held.Player(ctx, n)
+						if err != nil {
+							st = rating.NewPlayer(n)
+						}
+						from[n] = st
+					}
+					op := ratingtest.PlannedGame(fmt.Sprintf("g%d-%d", round, i), a, b, from)
+					if ok, err := held.ApplyOp(ctx, op); !ok || err != nil {
+						t.Fatalf("ApplyOp %s: %v, %v", op.ID, ok, err)
+					}
+				}
+				if err := held.FlushProjections(ctx); err != nil {
+					t.Fatalf("flush of round %d: %v", round, err)
+				}
+				other, err := ratingdb.New(ctx, db)
+				if err != nil {
+					t.Fatal(err)
+				}
+				page, err := other.Leaderboard(ctx, rating.LeaderQuery{Limit: 2 * players})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(page) != players {
+					t.Fatalf("round %d: %d players on the leaderboard, want %d", round, len(page), players)
+				}
+				for _, p := range page {
+					if p.Version != int64(round+1) {
+						t.Fatalf("round %d: %s at version %d, want %d", round, p.Username, p.Version, round+1)
+					}
+				}
+			}
+		})
 	}
 }

@@ -102,10 +102,18 @@ func holdOp(t *testing.T, s rating.BatchStore) {
 // planned is a tracked game between alice and bob, planned from the
 // versions given, each player one point up and one ledger entry on.
 func planned(id string, from map[string]rating.PlayerState) rating.Operation {
+	return PlannedGame(id, "alice", "bob", from)
+}
+
+// PlannedGame is a tracked game between black and white (in name order),
+// planned from the versions given (from), each player one point up and one
+// ledger entry on: what OpWriter.ApplyOp writes, for a store's tests.
+func PlannedGame(id, black, white string, from map[string]rating.PlayerState) rating.Operation {
 	o := op(id)
+	o.Black, o.White = black, white
 	o.Tracked = true
 	var p rating.Plan
-	for _, n := range []string{"alice", "bob"} {
+	for _, n := range []string{black, white} {
 		before := from[n]
 		after := before
 		after.Score++
@@ -155,7 +163,9 @@ func applyOp(t *testing.T, s rating.OpWriter) {
 		if err := s.Hold(ctx, n, 0, "other"); !errors.Is(err, rating.ErrHeld) {
 			t.Errorf("%s#0 after g1: %v, want held by g1", n, err)
 		}
-
+	}
+	if sts, err := s.LatestOf(ctx, []string{"bob", "alice", "nobody"}); err != nil || len(sts) != 2 || sts[0].Username != "alice" || sts[0].Version != 1 || sts[1].Version != 1 {
+		t.Errorf("LatestOf after g1: %+v, %v; want alice and bob at version 1", sts, err)
 	}
 	versions := map[string][]int64{}
 	if err := s.EachState(ctx, func(st rating.PlayerState) error {
