@@ -35,7 +35,7 @@ var drivers = map[string][]string{
 	"github.com/alicebob/miniredis": {"internal/embedded"},
 	"github.com/prometheus/":        {"internal/metrics", "cmd/"},
 	module + "/internal/embedded":   {"cmd/", "internal/testsvc"},
-	module + "/internal/mongox":     {"*db"},
+	module + "/internal/mongox":     {"*db", "internal/app"}, // app: the one write lane of the embedded store
 	module + "/internal/redisx":     {"*redis", "*redisqueue"},
 	module + "/internal/app":        {"cmd/", "internal/apptest"},
 	module + "/cmd/internal/wire":   {"cmd/"},

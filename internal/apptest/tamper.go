@@ -30,6 +30,7 @@ func (s *Stack) Tamper(t testing.TB, collection, id string, update map[string]ma
 	if s.DB == nil {
 		t.Fatal("apptest: Tamper needs a Real stack")
 	}
+	s.Stores.Drain() // what the stores hold back is written first, as a process at rest has
 	doc := bson.M{}
 	for op, fields := range update {
 		doc[op] = bson.M(fields)
