@@ -194,3 +194,56 @@ func crashBeforeProjectionsWritten(t *testing.T, kind string) {
 		}
 	}
 }
+
+// TestConflictRatesTheStoredGame: a game is stored and its first
+// submission dies before rating it; another submission under the same
+// source_id with other content is refused as a conflict, and the stored
+// game is rated by then, once (on a Mongo store the conflicting call's
+// own mark stays beside the game until that rating, so that a rating in
+// flight of the first submission is never left unmarked).
+func TestConflictRatesTheStoredGame(t *testing.T) {
+	for _, kind := range testsvc.MongoKinds() {
+		t.Run(kind, func(t *testing.T) {
+			ctx := context.Background()
+			db := testsvc.MongoOf(t, kind)
+			crashing := apptest.Real(t, apptest.DB(db), apptest.Wrap(func(s app.Stores) app.Stores {
+				s.Ratings = crashingRatings{s.Ratings}
+				return s
+			}))
+			for _, n := range []string{"alice", "bob"} {
+				if err := crashing.Stores.Accounts.CreateAccount(ctx, players.Account{Username: n, Role: players.RolePlayer, PasswordHash: "x", CreatedAt: time.Unix(0, 0)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			first := intake.Submission{SourceID: "dup-1", Black: "alice", White: "bob", Record: games.RandomRecord(rand.New(rand.NewPCG(4, 4)), 9, 50, false), By: "srv"}
+			if _, err := crashing.Intake.Submit(ctx, first); !errors.Is(err, errCrash) {
+				t.Fatalf("the crash was not injected: %v", err)
+			}
+			other := apptest.Real(t, apptest.DB(db))
+			g, err := other.Intake.Game(ctx, intake.GameIDFor("dup-1"))
+			if err != nil || g.Status != intake.StatusFinished {
+				t.Fatalf("the stored game: %v, %v; want finished, not rated", g.Status, err)
+			}
+			conflicting := first
+			conflicting.Record = games.RandomRecord(rand.New(rand.NewPCG(5, 5)), 9, 60, false)
+			var ce *intake.ConflictError
+			if _, err := other.Intake.Submit(ctx, conflicting); !errors.As(err, &ce) {
+				t.Fatalf("the conflicting submission: %v, want a conflict", err)
+			}
+			if g, err := other.Intake.Game(ctx, intake.GameIDFor("dup-1")); err != nil || g.Status != intake.StatusRated {
+				t.Fatalf("the stored game after the conflict: %v, %v; want rated", g.Status, err)
+			}
+			other.Stores.Drain()
+			again := apptest.Real(t, apptest.DB(db))
+			if n, err := again.Intake.Recover(ctx); err != nil || n != 0 {
+				t.Fatalf("Recover after the conflict = %d, %v; want nothing left", n, err)
+			}
+			for _, n := range []string{"alice", "bob"} {
+				h, err := again.Ratings.History(ctx, n, 0, 10)
+				if err != nil || len(h) != 1 {
+					t.Fatalf("%s's ledger: %v, %v; want the stored game once", n, h, err)
+				}
+			}
+		})
+	}
+}

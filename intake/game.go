@@ -66,7 +66,10 @@ type StoredGame struct {
 // a filtered update, so every step of intake can be repeated.
 type Store interface {
 	// Create stores a new game (pending or finished). ErrSourceTaken if a
-	// game with its source_id (or ID) exists.
+	// game with its source_id (or ID) exists; then a finished game's
+	// unrated mark it made may stay beside the stored game (which reads
+	// finished until MarkRated): whether that game is rated yet, only the
+	// rating can tell, and another call may be rating it now.
 	Create(ctx context.Context, g StoredGame) error
 	// Game returns the game with the ID; ErrNotFound if none.
 	Game(ctx context.Context, id string) (StoredGame, error)

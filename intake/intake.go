@@ -369,6 +369,15 @@ func (in *Intake) again(ctx context.Context, stored, g StoredGame) (Accepted, er
 		}
 	}
 	if stored.Hash != g.Hash {
+		// A finished game there (its first submission not rated yet, or
+		// this call's mark beside it: Store.Create) is rated first, as a
+		// retry of it would, so that it reads rated again and is never
+		// left to recovery by this call.
+		if stored.Status == StatusFinished {
+			if _, err := in.rate(ctx, stored, true); err != nil {
+				return Accepted{}, err
+			}
+		}
 		return Accepted{}, &ConflictError{SourceID: g.SourceID, GameID: stored.ID}
 	}
 	return in.rate(ctx, stored, true)

@@ -260,14 +260,14 @@ func (d gameDoc) game() (intake.StoredGame, error) {
 }
 
 // markUnrated marks the game before it becomes finished, so that no
-// finished game is ever without its mark until it is rated; fresh says
-// the mark is this call's own, not one already there.
-func (s *Store) markUnrated(ctx context.Context, g intake.StoredGame) (fresh bool, err error) {
-	err = s.insUnrated.Insert(ctx, mongox.Marker{ID: g.ID, At: g.FinishedAt.UTC()})
+// finished game is ever without its mark until it is rated (a mark
+// already there will do).
+func (s *Store) markUnrated(ctx context.Context, g intake.StoredGame) error {
+	err := s.insUnrated.Insert(ctx, mongox.Marker{ID: g.ID, At: g.FinishedAt.UTC()})
 	if mongo.IsDuplicateKeyError(err) {
-		return false, nil
+		return nil
 	}
-	return err == nil, wrap("mark game unrated", err)
+	return wrap("mark game unrated", err)
 }
 
 // Create implements intake.Store.
@@ -276,10 +276,9 @@ func (s *Store) Create(ctx context.Context, g intake.StoredGame) error {
 	if err != nil {
 		return err
 	}
-	marked := false // a mark of this call's own, not one already there
 	switch g.Status {
 	case intake.StatusFinished:
-		if marked, err = s.markUnrated(ctx, g); err != nil {
+		if err := s.markUnrated(ctx, g); err != nil {
 			return err
 		}
 	case intake.StatusPending:
@@ -294,13 +293,10 @@ func (s *Store) Create(ctx context.Context, g intake.StoredGame) error {
 	}
 	err = s.insGames.Insert(ctx, d)
 	if mongo.IsDuplicateKeyError(err) {
-		// A new mark beside a game already there would say a rated game
-		// is not: the mark was gone, so it goes again.
-		if marked {
-			if err := s.delUnrated.DeleteNow(ctx, g.ID); err != nil {
-				return wrap("unmark game", err)
-			}
-		}
+		// A mark this call made beside the game there stays: that game may
+		// be another call's, stored after this mark and being rated under
+		// it (its own mark was refused as this one's duplicate), so only a
+		// rating of it may take the mark away (intake rates it again).
 		return fmt.Errorf("%w: %q", intake.ErrSourceTaken, g.SourceID)
 	}
 	return wrap("create game", err)
@@ -382,7 +378,7 @@ func (s *Store) Finish(ctx context.Context, f intake.StoredGame) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.markUnrated(ctx, f); err != nil {
+	if err := s.markUnrated(ctx, f); err != nil {
 		return err
 	}
 	end := endDoc{ID: f.ID, Kind: string(intake.StatusFinished), Game: &d}

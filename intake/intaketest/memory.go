@@ -148,6 +148,11 @@ func (m *Memory) Create(ctx context.Context, g intake.StoredGame) error {
 	_, idTaken := m.games[g.ID]
 	_, sourceTaken := m.bySource[g.SourceID]
 	if idTaken || sourceTaken {
+		// As gamedb: the unrated mark goes first and stays beside the
+		// game there (Store.Create).
+		if g.Status == intake.StatusFinished && idTaken {
+			m.markUnrated(d.g)
+		}
 		return fmt.Errorf("%w: %q", intake.ErrSourceTaken, g.SourceID)
 	}
 	m.games[g.ID], m.bySource[g.SourceID] = d, g.ID
