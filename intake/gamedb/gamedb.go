@@ -474,6 +474,17 @@ func (s *Store) Finished(ctx context.Context, limit int) ([]intake.StoredGame, e
 		if len(out) == limit {
 			break
 		}
+		if s.isRatedSoon(m.ID) {
+			// Rated here, its delete queued (or failed): it goes with the
+			// next linger's, after what must be written before it
+			// (BeforeRatedDelete), never straight from here.
+			s.delUnrated.Later(m.ID, func(err error) {
+				if err == nil {
+					s.forgetRated(m.ID)
+				}
+			})
+			continue
+		}
 		g, err := s.Game(ctx, m.ID)
 		switch {
 		case errors.Is(err, intake.ErrNotFound), err == nil && g.Status == intake.StatusPending:

@@ -343,6 +343,15 @@ func TestBeforeRatedDelete(t *testing.T) {
 	if !marked("g1") {
 		t.Fatal("g1's mark was deleted although the hook failed")
 	}
+	// The recovery's sweep lists it not (rated here) and sends its
+	// delete again only through the hook.
+	if gs, err := s.Finished(ctx, 10); err != nil || len(gs) != 0 {
+		t.Fatalf("Finished with g1's delete failed: %d games, %v; want none", len(gs), err)
+	}
+	s.Drain()
+	if !marked("g1") {
+		t.Fatal("g1's mark was deleted by the recovery's sweep although the hook failed")
+	}
 	if g, err := other.Game(ctx, "g1"); err != nil || g.Status != intake.StatusFinished {
 		t.Fatalf("g1 through another process: %v, %v; want finished", g.Status, err)
 	}
@@ -356,7 +365,17 @@ func TestBeforeRatedDelete(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(calls) != 2 || !calls[0] || !calls[1] {
-		t.Fatalf("hook calls (g1 still marked at each): %v, want two, both before any delete", calls)
+	// The next sweep sends g1's delete again, and it goes.
+	if gs, err := s.Finished(ctx, 10); err != nil || len(gs) != 0 {
+		t.Fatalf("Finished: %d games, %v; want none", len(gs), err)
+	}
+	mu.Unlock()
+	s.Drain()
+	mu.Lock()
+	if marked("g1") {
+		t.Fatal("g1's mark stayed after a sweep with the hook succeeding")
+	}
+	if len(calls) != 4 || !calls[0] || !calls[1] || !calls[2] || !calls[3] {
+		t.Fatalf("hook calls (g1 still marked at each): %v, want four, each before any delete", calls)
 	}
 }
