@@ -15,7 +15,11 @@
 // (ByPlayer), which a player's games page scans instead of the records;
 // an abort is an end like a result or an expiry. A finished game is
 // marked unrated until rated; the mark's delete may linger (RatedLinger)
-// to share one command with other games'.
+// to share one command with other games', after what the rating left to
+// write later is written (BeforeRatedDelete). Only a rating takes a
+// mark away: a Create refused for a taken source_id leaves its own.
+// On the embedded store its writes take turns with the rating store's in
+// one lane (WriteLane).
 //
 // Presence (intake.Presence) keeps who checked in for a pending game, one
 // insert per game and player.

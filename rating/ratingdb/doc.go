@@ -5,7 +5,9 @@
 // projection. Every decision is an insert under a unique _id; no
 // transaction is ever needed. A sole writer (SoleWriter, the embedded
 // store) keeps every projection in memory too, ordered for the
-// leaderboard.
+// leaderboard. The projections of games written whole may be held back
+// and written together (DeferProjections, FlushProjections), at most
+// projBatch to a command.
 //
 // It imports rating, internal/mongox, the Mongo driver and google/btree;
 // never api, jobs or cmd.

@@ -134,9 +134,12 @@ func InFlight(n int) Option { return func(o *newOptions) { o.inFlight = n } }
 // DeferProjections holds the players' projections of a game written
 // whole (ApplyOp) for up to linger, to be written with every other
 // game's of the moment, each player's latest once (projLater): one
-// command less on a game's request, and fewer writes. Safe only where a
-// rated game's unrated mark is deleted after FlushProjections
-// (gamedb.BeforeRatedDelete); call FlushProjections before closing.
+// command less on a game's request, and fewer writes. Until then this
+// Store's Latest, LatestOf and Player answer with them; its Leaderboard
+// (but a sole writer's, from memory) and other processes lag by up to
+// linger. Safe only where a rated game's unrated mark is deleted after
+// FlushProjections (gamedb.BeforeRatedDelete); call FlushProjections
+// before closing.
 func DeferProjections(linger time.Duration) Option {
 	return func(o *newOptions) { o.deferFor = linger }
 }
@@ -704,10 +707,11 @@ func (s *Store) projectAll(ctx context.Context, ds []stateDoc) error {
 }
 
 // projBatch bounds the projections of one update command: FerretDB v1
-// on PostgreSQL keeps each statement's read (a pooled connection) open
-// until the whole command ends, so a command of about 50 statements
-// (its pool) waits for good, and the server with it; 8 leaves room for
-// three replicas' commands and everyone's reads at once.
+// keeps each statement's read (a pooled connection) open until the whole
+// command ends, so a command of about as many statements as its pool has
+// connections (50 on PostgreSQL, 100 on SQLite) waits for good, and the
+// server with it (TestFlushManyProjections); 8 leaves room for three
+// replicas' commands and everyone's reads at once.
 const projBatch = 8
 
 // writeProjections writes the projections ds in bulk writes of at most
