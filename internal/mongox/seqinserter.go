@@ -3,6 +3,7 @@ package mongox
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -27,6 +28,15 @@ type SeqInserter struct {
 	running int // inserts in flight
 	queue   []*seqReq
 }
+
+// maxOrdered bounds the documents of one combined ordered insert.
+// FerretDB v1 inserts an ordered insert's documents in batches of 100
+// (its default batch size) and, past a failed document, stops only that
+// batch's (handler.MsgInsert: the break leaves the inner loop, not the
+// batches): the documents of the next batches go in after all, and a
+// sequence no longer leaves a prefix of itself. Kept to one batch, it
+// does.
+const maxOrdered = 100
 
 type seqReq struct {
 	docs []bson.Raw
@@ -60,6 +70,9 @@ func (b *SeqInserter) Insert(ctx context.Context, docs []any) (n int, err error)
 	if len(docs) == 0 {
 		return 0, nil
 	}
+	if len(docs) > maxOrdered {
+		return 0, fmt.Errorf("mongox: a sequence of %d documents, more than %d, cannot be written in order", len(docs), maxOrdered)
+	}
 	b.mu.Lock()
 	b.queue = append(b.queue, r)
 	if b.running < b.max {
@@ -83,7 +96,7 @@ func (b *SeqInserter) flush() {
 		b.mu.Lock()
 		var batch []*seqReq
 		docs := 0
-		for len(b.queue) > 0 && (len(batch) == 0 || docs+len(b.queue[0].docs) <= maxBatch) {
+		for len(b.queue) > 0 && (len(batch) == 0 || docs+len(b.queue[0].docs) <= maxOrdered) {
 			batch = append(batch, b.queue[0])
 			docs += len(b.queue[0].docs)
 			b.queue = b.queue[1:]
