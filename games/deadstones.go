@@ -1,8 +1,10 @@
 package games
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -66,7 +68,9 @@ func (e *Estimate) OwnerAt(p Point) float64 {
 // own chain that move put in atari, and the first move of a playout takes
 // the largest chain of the opponent's already in atari; half the playouts
 // start with Black, half with White. A chain whose points its own colour keeps too rarely
-// (mean ownership below deadOwnership) is dead.
+// (mean ownership below deadOwnership) is dead, unless it is in contact
+// with a dead chain of the opponent's that is kept even more rarely
+// (reviveRivals).
 //
 // The ruleset does not enter: life and death are the same under all of
 // ours, and the caller counts the proposal under its own rules.
@@ -159,50 +163,87 @@ func roomyChains(b *Board) *[maxIndex]bool {
 // deadChains applies the decision rule to every chain: not pass-alive, not
 // bordering room for two eyes of its own (roomyChains), and mean ownership
 // (from its own side) below deadOwnership; or lying in a vital region of
-// the opponent's pass-alive chains.
+// the opponent's pass-alive chains. Of two chains in contact that would
+// both be dead, the one its colour keeps more often lives (reviveRivals).
 func deadChains(b *Board, own *[maxIndex]float64, settled *[maxIndex]Color) []Point {
-	var dead [maxIndex]bool
-	var done [maxIndex]bool
+	var dead, done [maxIndex]bool
+	var mean [maxIndex]float64 // of dead chains not settled dead, by head
 	roomy := roomyChains(b)
-	var out []Point
+	var heads []int16
 	for y := 0; y < b.size; y++ {
 		for x := 0; x < b.size; x++ {
 			i := b.index(x, y)
 			c := b.color[i]
-			if !isStone(c) {
+			if !isStone(c) || done[b.head[i]] {
 				continue
 			}
 			h := b.head[i]
-			if !done[h] {
-				done[h] = true
-				switch settled[h] {
-				case c:
-				case c.Opponent():
-					dead[h] = true
-				default:
-					if roomy[h] {
+			done[h] = true
+			switch settled[h] {
+			case c:
+			case c.Opponent():
+				dead[h] = true
+			default:
+				if roomy[h] {
+					break
+				}
+				sum := 0.0
+				for s := h; ; {
+					sum += own[s]
+					if s = b.next[s]; s == h {
 						break
 					}
-					sum := 0.0
-					for s := h; ; {
-						sum += own[s]
-						if s = b.next[s]; s == h {
-							break
-						}
-					}
-					mean := sum / float64(b.count[h])
-					if c == White {
-						mean = -mean
-					}
-					dead[h] = mean < deadOwnership
+				}
+				m := sum / float64(b.count[h])
+				if c == White {
+					m = -m
+				}
+				if m < deadOwnership {
+					dead[h], mean[h] = true, m
+					heads = append(heads, h)
 				}
 			}
-			if dead[h] {
+		}
+	}
+	reviveRivals(b, &dead, &mean, heads, settled)
+	var out []Point
+	for y := 0; y < b.size; y++ {
+		for x := 0; x < b.size; x++ {
+			if i := b.index(x, y); isStone(b.color[i]) && dead[b.head[i]] {
 				out = append(out, Point{x, y})
 			}
 		}
 	}
 	return out
+}
+
+// reviveRivals keeps alive, of two chains of opposite colours in contact
+// that are both dead, the one its colour keeps more often: one of them
+// must live (the other is inside its area), and weak playouts lose both
+// when a group makes its eyes by capturing the stones inside it. Chains
+// are taken from the most often kept down, so a revived chain leaves its
+// rivals dead.
+func reviveRivals(b *Board, dead *[maxIndex]bool, mean *[maxIndex]float64, heads []int16, settled *[maxIndex]Color) {
+	slices.SortStableFunc(heads, func(a, c int16) int { return cmp.Compare(mean[c], mean[a]) })
+	d := b.dirs()
+	for _, h := range heads {
+		opp := b.color[h].Opponent()
+		rival := false
+		for s := h; !rival; {
+			for k := 0; k < 4; k++ {
+				q := s + d[k]
+				if b.color[q] == opp && dead[b.head[q]] && settled[b.head[q]] != b.color[h] && mean[b.head[q]] < mean[h] {
+					rival = true
+				}
+			}
+			if s = b.next[s]; s == h {
+				break
+			}
+		}
+		if rival {
+			dead[h] = false
+		}
+	}
 }
 
 // playoutMoveFactor bounds a playout at this many moves per board point,

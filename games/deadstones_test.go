@@ -100,6 +100,24 @@ func TestEstimateDead(t *testing.T) {
 				"...OX....",
 			},
 		},
+		{
+			// Black's corner group lives by taking the five white stones
+			// inside it (a fresh GNU Go game, 9x9 seed 500612); the
+			// playouts fill its eye space and lose both: the rivals rule
+			// keeps the one kept more often.
+			name: "rivals in contact",
+			board: []string{
+				".X.X..XO.",
+				"XooXXXXO.",
+				"oo.XOOOO.",
+				"XoXXOOO..",
+				".XOOOXOO.",
+				".XXXXXXOx",
+				".....XOO.",
+				"...X.XO..",
+				"....XOO..",
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
