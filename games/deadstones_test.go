@@ -257,3 +257,58 @@ func BenchmarkPlayout(b *testing.B) {
 		})
 	}
 }
+
+// FuzzProposalCount: on any position, the proposal is whole chains of
+// stones, never a pass-alive one, and its count under area rules, the
+// dame split or played out from either side, gives every point to one
+// side or half to each; under territory rules a side's score is its
+// territory and prisoners, its fills taken from territory it has.
+func FuzzProposalCount(f *testing.F) {
+	for seed := range uint64(6) {
+		f.Add(uint8(seed*2), seed, uint8(5+seed))
+	}
+	f.Fuzz(func(t *testing.T, size uint8, seed uint64, fill uint8) {
+		n := MinSize + int(size)%(13-MinSize+1)
+		b := randomPosition(n, seed, n*n*(3+int(fill)%8)/10)
+		e := EstimateDead(b, EstimateOptions{Seed: seed, Playouts: 64, Workers: 1})
+		dead := map[Point]bool{}
+		for _, p := range e.Dead {
+			dead[p] = true
+		}
+		for y := 0; y < n; y++ {
+			for x := 0; x < n; x++ {
+				p := Point{x, y}
+				c := b.At(p)
+				if dead[p] && !isStone(c) {
+					t.Fatalf("seed %d: %s proposed dead is empty", seed, p)
+				}
+				if dead[p] && e.Settled[y*n+x] == c {
+					t.Fatalf("seed %d: pass-alive %s proposed dead", seed, p)
+				}
+				for _, q := range []Point{{x + 1, y}, {x, y + 1}} {
+					if q.On(n) && b.At(q) == c && isStone(c) && dead[p] != dead[q] {
+						t.Fatalf("seed %d: the chain of %s is proposed dead only in part", seed, p)
+					}
+				}
+			}
+		}
+		for _, to := range []Color{Empty, Black, White} {
+			s, err := ScorePosition(b, ScoreParams{Rules: Chinese(), Komi: 7.5, Dead: e.Dead, ToMove: to})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum := s.Black.Score + s.White.Score; sum != float64(n*n) {
+				t.Fatalf("seed %d, %v to move: area counts add up to %v on %d points\n%s", seed, to, sum, n*n, deadRows(b, e.Dead))
+			}
+			s, err = ScorePosition(b, ScoreParams{Rules: Japanese(), Komi: 6.5, Dead: e.Dead, ToMove: to})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, side := range []SideScore{s.Black, s.White} {
+				if side.Fills < 0 || side.Territory < 0 || side.Score != float64(side.Territory+side.Prisoners) {
+					t.Fatalf("seed %d: territory count %+v\n%s", seed, side, deadRows(b, e.Dead))
+				}
+			}
+		}
+	})
+}
