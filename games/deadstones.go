@@ -65,7 +65,8 @@ func (e *Estimate) OwnerAt(p Point) float64 {
 // nor put a chain of two or more stones into atari (that would break
 // sekis), under simple ko, never suicide, until both pass; a player first
 // captures a chain the opponent's last move left in atari, or saves its
-// own chain that move put in atari, and the first move of a playout takes
+// own chain that move put in atari, else plays the vital point of an eye
+// space the last move borders (vitalPoint); the first move of a playout takes
 // the largest chain of the opponent's already in atari; half the playouts
 // start with Black, half with White. A chain whose points its own colour keeps too rarely
 // (mean ownership below deadOwnership) is dead, unless it is in contact
@@ -246,6 +247,11 @@ func reviveRivals(b *Board, dead *[maxIndex]bool, mean *[maxIndex]float64, heads
 	}
 }
 
+// maxEyeSpace is the largest eye space whose vital point the playouts
+// play: six points (the rabbity six) is the largest that dies to one move
+// inside; on the real records 6 measured better than 5 with every seed.
+const maxEyeSpace = 6
+
 // playoutMoveFactor bounds a playout at this many moves per board point,
 // so that a long cycle of kos cannot run on for ever.
 const playoutMoveFactor = 3
@@ -267,6 +273,9 @@ type playout struct {
 	last  int16 // the last play of the playout, 0 after a pass
 	// opening: the playout's first move is still to come.
 	opening bool
+	// mark[i] == stamp: i was seen by the current vitalPoint.
+	mark  [maxIndex]uint32
+	stamp uint32
 }
 
 func (p *playout) init(b *Board, fixed *[maxIndex]Color) {
@@ -334,6 +343,12 @@ func (p *playout) move(c Color) bool {
 	b := &p.b
 	if p.last != 0 {
 		if i := p.tactical(c); i != 0 {
+			if pl, err := b.check(c, i); err == nil && !p.selfAtari(c, &pl) {
+				p.play(c, &pl)
+				return true
+			}
+		}
+		if i := p.vitalPoint(); i != 0 {
 			if pl, err := b.check(c, i); err == nil && !p.selfAtari(c, &pl) {
 				p.play(c, &pl)
 				return true
@@ -414,6 +429,68 @@ func (p *playout) tactical(c Color) int16 {
 			if lib := b.atariLiberty(b.head[q]); lib != 0 {
 				return lib
 			}
+		}
+	}
+	return 0
+}
+
+// vitalPoint returns the vital point of an eye space of 3 to maxEyeSpace points
+// next to the last move: an empty region bordered by one colour, and its
+// one point with the most neighbours in the region. Whoever plays there
+// first decides the group (nakade for the attacker, two eyes for the
+// owner); random play leaves that to chance. 0: none.
+func (p *playout) vitalPoint() int16 {
+	b := &p.b
+	d := b.dirs()
+	p.stamp++
+	for k := 0; k < 4; k++ {
+		q := p.last + d[k]
+		if b.color[q] != Empty || p.fixed[q] != Empty || p.mark[q] == p.stamp {
+			continue
+		}
+		var region [maxEyeSpace]int16
+		n := 0
+		region[n] = q
+		n++
+		p.mark[q] = p.stamp
+		var border uint8
+		for j := 0; j < n && n <= maxEyeSpace && border != 1<<Black|1<<White; j++ {
+			for m := 0; m < 4 && n <= maxEyeSpace; m++ {
+				r := region[j] + d[m]
+				switch b.color[r] {
+				case Empty:
+					if p.mark[r] != p.stamp {
+						p.mark[r] = p.stamp
+						if n < maxEyeSpace {
+							region[n] = r
+						}
+						n++ // past maxEyeSpace: too big, stop
+					}
+				case Black, White:
+					border |= 1 << b.color[r]
+				}
+			}
+		}
+		if n < 3 || n > maxEyeSpace || border != 1<<Black && border != 1<<White {
+			continue
+		}
+		best, bestDeg, ties := int16(0), 0, 0
+		for _, t := range region[:n] {
+			deg := 0
+			for m := 0; m < 4; m++ {
+				if b.color[t+d[m]] == Empty {
+					deg++
+				}
+			}
+			switch {
+			case deg > bestDeg:
+				best, bestDeg, ties = t, deg, 1
+			case deg == bestDeg:
+				ties++
+			}
+		}
+		if ties == 1 || n == 3 && bestDeg == 2 {
+			return best
 		}
 	}
 	return 0

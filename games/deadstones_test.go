@@ -312,3 +312,39 @@ func FuzzProposalCount(f *testing.F) {
 		}
 	})
 }
+
+func TestVitalPoint(t *testing.T) {
+	tests := []struct {
+		name  string
+		board []string
+		last  Point // a stone next to the eye space
+		want  Point // {-1,-1}: none
+	}{
+		{"straight three", []string{"XXXX.", "...X.", "XXXX.", ".....", "....."}, Point{0, 0}, Point{1, 1}},
+		{"bent three", []string{".XX..", "..X..", "XXX..", ".....", "....."}, Point{1, 0}, Point{0, 1}},
+		{"pyramid four", []string{"...X.", "X.XX.", "XXX..", ".....", "....."}, Point{3, 0}, Point{1, 0}},
+		{"square four: no vital point", []string{"..X..", "..X..", "XXX..", ".....", "....."}, Point{2, 0}, Point{-1, -1}},
+		{"both colours around", []string{"XXXX.", "...O.", "XXXX.", ".....", "....."}, Point{0, 0}, Point{-1, -1}},
+		{"too big", []string{"XXXXX", ".....", "X.X..", "XXXXX", "....."}, Point{0, 0}, Point{-1, -1}},
+		{"crossed five", []string{"XX.XX", "X...X", "XX.XX", ".XXX.", "....."}, Point{1, 0}, Point{2, 1}},
+	}
+	for _, tt := range tests {
+		b, err := BoardFromRows(tt.board)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var none [maxIndex]Color
+		p := new(playout)
+		p.init(b, &none)
+		p.b = p.start
+		p.last = b.idx(tt.last)
+		got := p.vitalPoint()
+		want := int16(0)
+		if tt.want.On(b.Size()) {
+			want = b.idx(tt.want)
+		}
+		if got != want {
+			t.Errorf("%s: vital point %v, want %v", tt.name, b.point(got), tt.want)
+		}
+	}
+}
