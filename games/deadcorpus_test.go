@@ -37,6 +37,9 @@ var (
 	// Keeping every game measures the whole way from GNU Go's position to
 	// its score, our counting included, instead of only the proposal.
 	deadKeepAll = flag.Bool("dead-corpus-keep-all", false, "keep games whose count with GNU Go's dead stones differs from its final_score too")
+	// The same seed gives the same game: a few misses of a large corpus
+	// come back in minutes, without the rest.
+	deadSeedsFlag = flag.String("dead-corpus-seeds", "", "generate only these games, as 9:500613,13:500001 (size:seed), whatever their count")
 )
 
 // deadCorpusMin is how many games a corpus must hold to be measured.
@@ -52,6 +55,10 @@ func TestGenerateDeadCorpus(t *testing.T) {
 	deadCorpusDir := *deadCorpusFlag
 	if err := os.MkdirAll(deadCorpusDir, 0o755); err != nil {
 		t.Fatal(err)
+	}
+	if *deadSeedsFlag != "" {
+		genDeadSeeds(t, deadCorpusDir, *deadSeedsFlag)
+		return
 	}
 	plan := deadCorpusPlan
 	if *deadPlanFlag != "" {
@@ -101,6 +108,31 @@ func TestGenerateDeadCorpus(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// genDeadSeeds writes the self-play games of the given size:seed list.
+func genDeadSeeds(t *testing.T, dir, list string) {
+	e := startGnugo(t, "--chinese-rules")
+	for _, f := range strings.Split(list, ",") {
+		a, b, _ := strings.Cut(f, ":")
+		size, err1 := strconv.Atoi(a)
+		seed, err2 := strconv.ParseUint(b, 10, 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("-dead-corpus-seeds %q: want size:seed,…", list)
+		}
+		r, ok, err := selfPlay(e, size, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			t.Logf("%s: no game with dead stones left", f)
+			continue
+		}
+		name := filepath.Join(dir, fmt.Sprintf("gnugo-%d-%04d.sgf", size, seed))
+		if err := os.WriteFile(name, r.SGF(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // selfPlay plays one GNU Go self-play game after a few random opening
