@@ -69,8 +69,10 @@ func (e *Estimate) OwnerAt(p Point) float64 {
 // space the last move borders (vitalPoint); the first move of a playout takes
 // the largest chain of the opponent's already in atari; half the playouts
 // start with Black, half with White. A chain whose points its own colour keeps too rarely
-// (mean ownership below deadOwnership) is dead, unless it is in contact
-// with a dead chain of the opponent's that is kept even more rarely
+// (mean ownership below deadOwnership) is dead, and so is one kept less
+// than strongOwnership in an open area of the opponent's with no way to a
+// strong chain of its own (strandedChains); unless it is in contact with
+// a dead chain of the opponent's that is kept even more rarely
 // (reviveRivals).
 //
 // The ruleset does not enter: life and death are the same under all of
@@ -164,8 +166,9 @@ func roomyChains(b *Board) *[maxIndex]bool {
 // deadChains applies the decision rule to every chain: not pass-alive, not
 // bordering room for two eyes of its own (roomyChains), and mean ownership
 // (from its own side) below deadOwnership; or lying in a vital region of
-// the opponent's pass-alive chains. Of two chains in contact that would
-// both be dead, the one its colour keeps more often lives (reviveRivals).
+// the opponent's pass-alive chains; or stranded (strandedChains). Of two
+// chains in contact that would both be dead, the one its colour keeps
+// more often lives (reviveRivals).
 func deadChains(b *Board, own *[maxIndex]float64, settled *[maxIndex]Color) []Point {
 	var dead, done [maxIndex]bool
 	var mean [maxIndex]float64 // of dead chains not settled dead, by head
@@ -199,19 +202,105 @@ func deadChains(b *Board, own *[maxIndex]float64, settled *[maxIndex]Color) []Po
 				if c == White {
 					m = -m
 				}
+				mean[h] = m
 				if m < deadOwnership {
-					dead[h], mean[h] = true, m
+					dead[h] = true
 					heads = append(heads, h)
 				}
 			}
 		}
 	}
+	heads = append(heads, strandedChains(b, own, &dead, &mean, settled, roomy)...)
 	reviveRivals(b, &dead, &mean, heads, settled)
 	var out []Point
 	for y := 0; y < b.size; y++ {
 		for x := 0; x < b.size; x++ {
 			if i := b.index(x, y); isStone(b.color[i]) && dead[b.head[i]] {
 				out = append(out, Point{x, y})
+			}
+		}
+	}
+	return out
+}
+
+// strongOwnership is the mean ownership above which a chain is a
+// friend to lean on in strandedChains.
+const strongOwnership = 0.5
+
+// strandedChains marks dead, and returns, the chains kept only now and
+// then (mean ownership below strongOwnership) that no empty path joins
+// to a strong chain of their colour (pass-alive, roomy, or kept more
+// often), in an open area (bigEyeSpace empty points or more) that strong
+// (or dead) stones of the opponent's enclose, at least two for each stone
+// inside, and that the opponent keeps more often than not:
+// the playouts let such stones live a third of the time, and GNU Go
+// counts them dead. A tight fight (a seki, a race of few liberties) is
+// left to the playouts, and so is an area of the chain's own.
+func strandedChains(b *Board, own *[maxIndex]float64, dead *[maxIndex]bool, mean *[maxIndex]float64, settled *[maxIndex]Color, roomy *[maxIndex]bool) []int16 {
+	var out []int16
+	d := b.dirs()
+	for _, c := range []Color{Black, White} {
+		var comp, walls [maxIndex]int16
+		var stack []int16
+		n := int16(0)
+		for y := 0; y < b.size; y++ {
+			for x := 0; x < b.size; x++ {
+				i := b.index(x, y)
+				if comp[i] != 0 || b.color[i] != Empty && b.color[i] != c {
+					continue
+				}
+				n++
+				comp[i] = n
+				strong, open, empty, area := false, false, 0, 0.0
+				wall, stones := 0, 0 // the opponent's stones around, c's inside
+				var weak []int16
+				stack = append(stack[:0], i)
+				for len(stack) > 0 {
+					p := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					if b.color[p] == Empty {
+						empty++
+						area += own[p]
+					}
+					if b.color[p] == c {
+						stones++
+					}
+					if b.color[p] == c && b.head[p] == p {
+						switch {
+						case settled[p] == c || roomy[p] || mean[p] >= strongOwnership:
+							strong = true
+						case settled[p] == Empty && !dead[p]:
+							weak = append(weak, p)
+						}
+					}
+					for k := 0; k < 4; k++ {
+						q := p + d[k]
+						switch h := b.head[q]; {
+						case b.color[q] == c.Opponent():
+							// The area is enclosed only by strong or dead
+							// stones of the opponent's.
+							if settled[h] != c.Opponent() && !roomy[h] && !dead[h] && mean[h] < strongOwnership {
+								open = true
+							}
+							if walls[q] != n {
+								walls[q] = n
+								wall++
+							}
+						case comp[q] == 0 && (b.color[q] == Empty || b.color[q] == c):
+							comp[q] = n
+							stack = append(stack, q)
+						}
+					}
+				}
+				if c == White {
+					area = -area
+				}
+				if !strong && !open && empty >= bigEyeSpace && area < 0 && wall >= 2*stones {
+					for _, h := range weak {
+						dead[h] = true
+						out = append(out, h)
+					}
+				}
 			}
 		}
 	}

@@ -118,6 +118,24 @@ func TestEstimateDead(t *testing.T) {
 				"....XOO..",
 			},
 		},
+		{
+			// Black's stones on the left and in the middle have room
+			// around them but no way to a living black group: White's
+			// walls enclose them (a fresh GNU Go game, 9x9 seed 500927).
+			// The playouts keep some a third of the time.
+			name: "stranded in the opponent's open area",
+			board: []string{
+				"..OX.X.X.",
+				"..OXXXX..",
+				"...OOOOXX",
+				".O.O..OOX",
+				"....O.xOX",
+				".x....xOO",
+				"x.x...x..",
+				".xOO.OOx.",
+				".........",
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
