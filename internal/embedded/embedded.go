@@ -103,6 +103,13 @@ func (r *Redis) Stop() { r.m.Close() }
 // in a temporary file (a pwrite per page); in memory it costs no system
 // call, and nothing reads it after a crash (it only undoes a failed
 // statement). Measured: an import's CPU a game 14% less.
+//
+// wal_autocheckpoint(10000): the log is copied into the database when it
+// holds 10,000 pages (40 MB) instead of 1,000, so a page that many
+// commits change (the b-trees' upper pages) is copied once per 40 MB,
+// not once per 4; each commit is still synced, so nothing committed is
+// lost. Measured: an import's CPU 17% less again (20,000 games, median
+// of three, 25.8 → 21.4 s); the log file stays up to 40 MB.
 func sqliteURL(abs string) string {
-	return "file:" + abs + "/?_txlock=immediate&_pragma=temp_store(memory)"
+	return "file:" + abs + "/?_txlock=immediate&_pragma=temp_store(memory)&_pragma=wal_autocheckpoint(10000)"
 }

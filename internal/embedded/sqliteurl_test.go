@@ -7,7 +7,8 @@ import (
 )
 
 // The URL FerretDB gets opens SQLite with its statement journals in
-// memory (temp_store 2) and write transactions that lock at BEGIN.
+// memory (temp_store 2), checkpoints every 10,000 pages and write
+// transactions that lock at BEGIN.
 func TestSQLiteURLPragmas(t *testing.T) {
 	u, err := url.Parse(sqliteURL(t.TempDir()))
 	if err != nil {
@@ -28,5 +29,12 @@ func TestSQLiteURLPragmas(t *testing.T) {
 	}
 	if store != 2 {
 		t.Errorf("temp_store = %d, want 2 (memory)", store)
+	}
+	var pages int
+	if err := db.QueryRow(`PRAGMA wal_autocheckpoint`).Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	if pages != 10000 {
+		t.Errorf("wal_autocheckpoint = %d, want 10000", pages)
 	}
 }
