@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 	"time"
 
@@ -106,6 +107,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		defer func() { pprof.StopCPUProfile(); _ = f.Close() }()
 	}
+	defer importGC()()
 	began := time.Now()
 	var sum importSummary
 	gs, refused := readArchive(paths, &sum)
@@ -200,6 +202,24 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitNo
 	}
 	return exitOK
+}
+
+// importGCPercent is the garbage collector's target during an import
+// (unless $GOGC says otherwise). Its heap is mostly the archive's
+// records, read whole to be sorted and live to the end, which Go's
+// default (100) marks again each time the store's short-lived garbage
+// doubles the heap. Measured on 20,000 games (3 runs each, median CPU):
+// 100: 24.5 s, 200: 22.0 s (peak RSS 230 → 330 MB), 400: 21.8 s (470 MB).
+const importGCPercent = 200
+
+// importGC sets the collector's target for an import and returns what
+// puts the previous one back.
+func importGC() (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(importGCPercent)
+	return func() { debug.SetGCPercent(old) }
 }
 
 // readArchive reads every game of the files; an unreadable file is

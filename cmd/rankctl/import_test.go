@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -229,4 +230,26 @@ func TestImportMongo(t *testing.T) {
 	if code, out, errs := runCtl("recompute", "--mongo-uri", uri, "--mongo-db", db.Name()); code != exitOK {
 		t.Fatalf("recompute: exit %d, %q, %q", code, out, errs)
 	}
+}
+
+// An import runs with the collector's target importGCPercent, unless
+// $GOGC names one, and puts the previous target back.
+func TestImportGC(t *testing.T) {
+	t.Setenv("GOGC", "")
+	prev := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(prev)
+	restore := importGC()
+	if got := debug.SetGCPercent(importGCPercent); got != importGCPercent {
+		t.Errorf("during an import the target is %d, want %d", got, importGCPercent)
+	}
+	restore()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("after an import the target is %d, want 100 back", got)
+	}
+	t.Setenv("GOGC", "50")
+	restore = importGC()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("with $GOGC set the import changed the target to %d", got)
+	}
+	restore()
 }

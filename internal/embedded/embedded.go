@@ -44,14 +44,10 @@ func StartFerret(dir string, logger *slog.Logger) (*Ferret, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	// _txlock=immediate: a write transaction takes SQLite's write lock
-	// when it begins, so concurrent writers wait in the busy handler
-	// instead of failing to upgrade a read lock and retrying (measured:
-	// 160 parallel game submissions in 10.7 s instead of 16.7 s).
 	f, err := ferretdb.New(&ferretdb.Config{
 		Listener:  ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
 		Handler:   "sqlite",
-		SQLiteURL: "file:" + abs + "/?_txlock=immediate",
+		SQLiteURL: sqliteURL(abs),
 		Logger:    slog.New(ferretLog{h: logger.Handler()}), // never a document
 	})
 	if err != nil {
@@ -94,3 +90,26 @@ func StartRedis() (*Redis, error) {
 
 // Stop closes the server.
 func (r *Redis) Stop() { r.m.Close() }
+
+// sqliteURL is FerretDB's SQLite URL for the directory abs.
+//
+// _txlock=immediate: a write transaction takes SQLite's write lock when it
+// begins, so concurrent writers wait in the busy handler instead of
+// failing to upgrade a read lock and retrying (measured: 160 parallel game
+// submissions in 10.7 s instead of 16.7 s).
+//
+// temp_store(memory): every insert of FerretDB's is one statement of up to
+// 100 rows in a transaction, which SQLite backs with a statement journal
+// in a temporary file (a pwrite per page); in memory it costs no system
+// call, and nothing reads it after a crash (it only undoes a failed
+// statement). Measured: an import's CPU a game 14% less.
+//
+// wal_autocheckpoint(10000): the log is copied into the database when it
+// holds 10,000 pages (40 MB) instead of 1,000, so a page that many
+// commits change (the b-trees' upper pages) is copied once per 40 MB,
+// not once per 4; each commit is still synced, so nothing committed is
+// lost. Measured: an import's CPU 17% less again (20,000 games, median
+// of three, 25.8 → 21.4 s); the log file stays up to 40 MB.
+func sqliteURL(abs string) string {
+	return "file:" + abs + "/?_txlock=immediate&_pragma=temp_store(memory)&_pragma=wal_autocheckpoint(10000)"
+}
