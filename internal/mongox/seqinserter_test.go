@@ -22,10 +22,7 @@ func TestSeqInserterLeavesPrefixes(t *testing.T) {
 	for _, kind := range testsvc.MongoKinds() {
 		t.Run(kind, func(t *testing.T) {
 			ctx := context.Background()
-			c := testsvc.MongoOf(t, kind).Collection("seq")
-			if _, err := c.InsertOne(ctx, item{ID: "b2"}); err != nil {
-				t.Fatal(err)
-			}
+			c := seqWithOne(t, kind, "b2")
 			b := NewSeqInserter(c)
 			seqs := [][]any{
 				{item{ID: "a1"}, item{ID: "a2"}},
@@ -74,10 +71,7 @@ func TestSeqInserterPrefixesPastOneBatch(t *testing.T) {
 	for _, kind := range testsvc.MongoKinds() {
 		t.Run(kind, func(t *testing.T) {
 			ctx := context.Background()
-			c := testsvc.MongoOf(t, kind).Collection("seq")
-			if _, err := c.InsertOne(ctx, item{ID: "s01-d2"}); err != nil {
-				t.Fatal(err)
-			}
+			c := seqWithOne(t, kind, "s01-d2")
 			b := NewSeqInserter(c)
 			const seqs, per = 40, 6 // 240 documents
 			b.mu.Lock()
@@ -146,4 +140,15 @@ func TestOrderedInsertPastOneBatch(t *testing.T) {
 	if after != 50 {
 		t.Fatalf("%d documents stored after the duplicate; FerretDB v1 stores the next batch's 50 (if now 0, maxOrdered may go)", after)
 	}
+}
+
+// seqWithOne is a fresh collection of the store kind holding one item,
+// under id: the duplicate a sequence is to meet.
+func seqWithOne(t *testing.T, kind, id string) *mongo.Collection {
+	t.Helper()
+	c := testsvc.MongoOf(t, kind).Collection("seq")
+	if _, err := c.InsertOne(context.Background(), item{ID: id}); err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
