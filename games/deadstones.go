@@ -237,66 +237,20 @@ const strongOwnership = 0.5
 // counts them dead. A tight fight (a seki, a race of few liberties) is
 // left to the playouts, and so is an area of the chain's own.
 func strandedChains(b *Board, own *[maxIndex]float64, dead *[maxIndex]bool, mean *[maxIndex]float64, settled *[maxIndex]Color, roomy *[maxIndex]bool) []int16 {
+	f := chainFacts{b: b, own: own, dead: dead, mean: mean, settled: settled, roomy: roomy}
 	var out []int16
-	d := b.dirs()
 	for _, c := range []Color{Black, White} {
-		var comp, walls [maxIndex]int16
-		var stack []int16
+		f.comp, f.walls = [maxIndex]int16{}, [maxIndex]int16{}
 		n := int16(0)
 		for y := 0; y < b.size; y++ {
 			for x := 0; x < b.size; x++ {
 				i := b.index(x, y)
-				if comp[i] != 0 || b.color[i] != Empty && b.color[i] != c {
+				if f.comp[i] != 0 || b.color[i] != Empty && b.color[i] != c {
 					continue
 				}
 				n++
-				comp[i] = n
-				strong, open, empty, area := false, false, 0, 0.0
-				wall, stones := 0, 0 // the opponent's stones around, c's inside
-				var weak []int16
-				stack = append(stack[:0], i)
-				for len(stack) > 0 {
-					p := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					if b.color[p] == Empty {
-						empty++
-						area += own[p]
-					}
-					if b.color[p] == c {
-						stones++
-					}
-					if b.color[p] == c && b.head[p] == p {
-						switch {
-						case settled[p] == c || roomy[p] || mean[p] >= strongOwnership:
-							strong = true
-						case settled[p] == Empty && !dead[p]:
-							weak = append(weak, p)
-						}
-					}
-					for k := 0; k < 4; k++ {
-						q := p + d[k]
-						switch h := b.head[q]; {
-						case b.color[q] == c.Opponent():
-							// The area is enclosed only by strong or dead
-							// stones of the opponent's.
-							if settled[h] != c.Opponent() && !roomy[h] && !dead[h] && mean[h] < strongOwnership {
-								open = true
-							}
-							if walls[q] != n {
-								walls[q] = n
-								wall++
-							}
-						case comp[q] == 0 && (b.color[q] == Empty || b.color[q] == c):
-							comp[q] = n
-							stack = append(stack, q)
-						}
-					}
-				}
-				if c == White {
-					area = -area
-				}
-				if !strong && !open && empty >= bigEyeSpace && area < 0 && wall >= 2*stones {
-					for _, h := range weak {
+				if a := f.area(c, i, n); a.stranded() {
+					for _, h := range a.weak {
 						dead[h] = true
 						out = append(out, h)
 					}
@@ -305,6 +259,91 @@ func strandedChains(b *Board, own *[maxIndex]float64, dead *[maxIndex]bool, mean
 		}
 	}
 	return out
+}
+
+// chainFacts is what deadChains knows of each chain (by head) and point,
+// and strandedChains' scratch space.
+type chainFacts struct {
+	b       *Board
+	own     *[maxIndex]float64 // ownership of each point
+	dead    *[maxIndex]bool
+	mean    *[maxIndex]float64 // mean ownership from the chain's side
+	settled *[maxIndex]Color
+	roomy   *[maxIndex]bool
+
+	comp, walls [maxIndex]int16 // area number of each point; of each wall stone
+	stack       []int16
+}
+
+// strong reports whether the chain at head h lives for sure or mostly.
+func (f *chainFacts) strong(h int16) bool {
+	return f.settled[h] == f.b.color[h] || f.roomy[h] || f.mean[h] >= strongOwnership
+}
+
+// openArea is one area of strandedChains: empty points and stones of one
+// colour joined by adjacency, and the opponent's stones around it.
+type openArea struct {
+	strong bool    // it holds a strong chain of its colour
+	open   bool    // a weak chain of the opponent's is among its walls
+	empty  int     // empty points
+	owned  float64 // their ownership summed, from the area's colour
+	wall   int     // the opponent's stones around it
+	stones int     // its colour's stones
+	weak   []int16 // heads of its colour's chains neither strong, settled nor dead
+}
+
+// stranded reports whether the area's weak chains are dead: no strong
+// friend, room enough that it is no tight fight, kept by the opponent
+// more often than not, and walled in by twice as many stones as it holds.
+func (a *openArea) stranded() bool {
+	return !a.strong && !a.open && a.empty >= bigEyeSpace && a.owned < 0 && a.wall >= 2*a.stones
+}
+
+// area floods the area of colour c from point i, numbering it n.
+func (f *chainFacts) area(c Color, i, n int16) openArea {
+	b := f.b
+	d := b.dirs()
+	var a openArea
+	f.comp[i] = n
+	f.stack = append(f.stack[:0], i)
+	for len(f.stack) > 0 {
+		p := f.stack[len(f.stack)-1]
+		f.stack = f.stack[:len(f.stack)-1]
+		switch {
+		case b.color[p] == Empty:
+			a.empty++
+			a.owned += f.own[p]
+		case b.head[p] == p && f.strong(p):
+			a.strong = true
+		case b.head[p] == p && f.settled[p] == Empty && !f.dead[p]:
+			a.weak = append(a.weak, p)
+		}
+		if b.color[p] == c {
+			a.stones++
+		}
+		for k := 0; k < 4; k++ {
+			q := p + d[k]
+			switch h := b.head[q]; {
+			case b.color[q] == c.Opponent():
+				// The area is enclosed only by strong or dead stones
+				// of the opponent's.
+				if !f.strong(h) && !f.dead[h] {
+					a.open = true
+				}
+				if f.walls[q] != n {
+					f.walls[q] = n
+					a.wall++
+				}
+			case f.comp[q] == 0 && (b.color[q] == Empty || b.color[q] == c):
+				f.comp[q] = n
+				f.stack = append(f.stack, q)
+			}
+		}
+	}
+	if c == White {
+		a.owned = -a.owned
+	}
+	return a
 }
 
 // reviveRivals keeps alive, of two chains of opposite colours in contact
