@@ -77,7 +77,8 @@ type Service struct {
 	matchers sync.Pool
 
 	// beats is when this replica last recorded each waiting ticket's
-	// heartbeat (HeartbeatRefresh).
+	// heartbeat (HeartbeatRefresh); the zero time for a ticket it saw
+	// ended.
 	beatMu sync.Mutex
 	beats  map[Ref]time.Time
 }
@@ -264,16 +265,19 @@ func (s *Service) Mine(ctx context.Context, player string) (Ticket, error) {
 
 // poll is Queue.Poll, or a plain read of the ticket when this replica
 // recorded its heartbeat less than HeartbeatRefresh ago and it is not past
-// its age: the read is all a poll would do then but the heartbeat.
+// its age, or saw it ended: the read is all a poll would do then but the
+// heartbeat (an ended ticket never turns live again). Players poll their
+// matched tickets until the game is there: those are reads, not scripts.
 func (s *Service) poll(ctx context.Context, ref Ref, now time.Time) (Ticket, error) {
 	cut := s.cutoffs(now)
 	if s.cfg.HeartbeatRefresh > 0 {
 		s.beatMu.Lock()
 		at, ok := s.beats[ref]
 		s.beatMu.Unlock()
-		if ok && now.Sub(at) < s.cfg.HeartbeatRefresh {
+		ended := ok && at.IsZero()
+		if ended || ok && now.Sub(at) < s.cfg.HeartbeatRefresh {
 			t, err := s.q.Get(ctx, ref)
-			if err == nil && (t.State != Waiting || t.CreatedAt.After(cut.Created)) {
+			if err == nil && (t.State != Waiting || !ended && t.CreatedAt.After(cut.Created)) {
 				s.noteBeat(ref, t.State, at)
 				return t, nil
 			}
@@ -287,18 +291,17 @@ func (s *Service) poll(ctx context.Context, ref Ref, now time.Time) (Ticket, err
 	return t, err
 }
 
-// noteBeat remembers a waiting ticket's heartbeat recorded at at, and
-// forgets an ended one.
+// noteBeat remembers a waiting ticket's heartbeat recorded at at, or
+// that a ticket has ended.
 func (s *Service) noteBeat(ref Ref, st State, at time.Time) {
 	if s.cfg.HeartbeatRefresh <= 0 {
 		return
 	}
+	if st != Waiting {
+		at = time.Time{}
+	}
 	s.beatMu.Lock()
 	defer s.beatMu.Unlock()
-	if st != Waiting {
-		delete(s.beats, ref)
-		return
-	}
 	if len(s.beats) >= maxBeats {
 		clear(s.beats)
 	}
@@ -411,6 +414,9 @@ func (s *Service) Pass(ctx context.Context, pool string) (PassReport, error) {
 			}
 		}
 		for _, p := range claimed {
+			// Their players' polls read them from now on (poll).
+			s.noteBeat(Ref{Pool: pool, ID: p.Black.Ticket}, Matched, now)
+			s.noteBeat(Ref{Pool: pool, ID: p.White.Ticket}, Matched, now)
 			s.cfg.Metrics.Paired(pool, now.Sub(p.Black.Since))
 			s.cfg.Metrics.Paired(pool, now.Sub(p.White.Since))
 			s.cfg.Metrics.LevelGap(pool, abs(p.Black.Level.Score-p.White.Level.Score))

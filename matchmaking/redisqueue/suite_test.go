@@ -514,7 +514,8 @@ func (q *pollCount) Poll(ctx context.Context, ref matchmaking.Ref, now time.Time
 // testHeartbeatRefresh: with a refresh, a poll records the heartbeat only
 // when this replica's last record is that old; a player polling keeps the
 // ticket, one who stops expires between timeout-refresh and timeout after
-// the last poll; ended tickets read as before.
+// the last poll; ended tickets read as before, and are read, not polled,
+// once seen ended.
 func testHeartbeatRefresh(t *testing.T, e *env) {
 	q := &pollCount{Queue: e.q}
 	s, err := matchmaking.New(q, e.games, e.q, matchmaking.Config{Holder: "r1", Now: e.clock.Now, NewID: newIDs("r1"),
@@ -548,6 +549,25 @@ func testHeartbeatRefresh(t *testing.T, e *env) {
 	}
 	if got := e.mine(s, "poller"); got.State != matchmaking.Expired {
 		t.Fatalf("poller = %q, want expired", got.State)
+	}
+	// A ticket seen ended is read, not polled: it never turns live again.
+	// Matched tickets are the common case (players poll until the game).
+	e.enqueue(s, "black", 1000)
+	e.enqueue(s, "white", 1000)
+	if rep := e.pass(s); rep.Paired != 1 {
+		t.Fatalf("pass: %+v, want one pairing", rep)
+	}
+	before := q.n.Load()
+	for range 3 {
+		e.clock.Advance(15 * time.Second)
+		for _, p := range []string{"poller", "black", "white"} {
+			if got := e.mine(s, p); got.State == matchmaking.Waiting {
+				t.Fatalf("%s's ticket is waiting again", p)
+			}
+		}
+	}
+	if n := q.n.Load() - before; n != 0 {
+		t.Fatalf("9 polls of ended tickets ran %d scripts, want none", n)
 	}
 	if _, err := matchmaking.New(q, e.games, e.q, matchmaking.Config{HeartbeatTimeout: time.Minute, HeartbeatRefresh: time.Minute}); err == nil {
 		t.Fatal("a refresh as long as the timeout was accepted")
