@@ -79,7 +79,7 @@ func TestEndToEnd(t *testing.T) {
 }
 
 // TestGracefulStopFinishesRequestsInFlight: a request whose body is still
-// arriving when SIGTERM comes is answered before rankd exits.
+// to come when SIGTERM comes is answered before rankd exits.
 func TestGracefulStopFinishesRequestsInFlight(t *testing.T) {
 	p := startRankd(t, procOptions{})
 	u, err := url.Parse(p.URL)
@@ -92,11 +92,16 @@ func TestGracefulStopFinishesRequestsInFlight(t *testing.T) {
 	}
 	defer conn.Close()
 	body := `{"username":"slowpoke","password":"` + alicePW + `"}`
-	half := len(body) / 2
-	fmt.Fprintf(conn, "POST /api/v1/auth/register HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", u.Host, len(body), body[:half])
+	fmt.Fprintf(conn, "POST /api/v1/auth/register HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nExpect: 100-continue\r\n\r\n", u.Host, len(body))
 
-	// Make sure the server has the connection, then ask it to stop.
-	p.Must(200, "GET", "/healthz", "", nil)
+	// The server answers 100 Continue when the handler starts reading the
+	// body: then the request is in flight (a request on another
+	// connection proves nothing: this one may still wait to be accepted,
+	// and closing the listener drops it). Then ask rankd to stop.
+	br := bufio.NewReader(conn)
+	if res, err := http.ReadResponse(br, nil); err != nil || res.StatusCode != http.StatusContinue {
+		t.Fatalf("want 100 Continue for the request in flight, have %v %v", res, err)
+	}
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -109,10 +114,10 @@ func TestGracefulStopFinishesRequestsInFlight(t *testing.T) {
 		}
 		return err != nil
 	})
-	if _, err := conn.Write([]byte(body[half:])); err != nil {
+	if _, err := conn.Write([]byte(body)); err != nil {
 		t.Fatal(err)
 	}
-	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	res, err := http.ReadResponse(br, nil)
 	if err != nil {
 		t.Fatalf("no answer to the request in flight: %v", err)
 	}
