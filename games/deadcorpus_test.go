@@ -234,6 +234,37 @@ const (
 
 var deadCorpusReport = flag.Bool("dead-corpus-report", false, "print every corpus game whose proposal misses the recorded result")
 
+// proposal is a corpus game counted with the proposed dead stones.
+type proposal struct {
+	r       *Record
+	claimed Result // the recorded result
+	b       *Board // the final position
+	est     *Estimate
+	s       *Score
+}
+
+// proposeFor reads a corpus game with a counted result and counts its
+// final position with the proposal (seed 1).
+func proposeFor(t *testing.T, f string) proposal {
+	t.Helper()
+	r := readRecord(t, f)
+	claimed, ok, err := ParseResult(r.Result)
+	if err != nil || !ok {
+		t.Fatalf("%s: want a counted result, have %q (%v)", f, r.Result, err)
+	}
+	g, err := Replay(r)
+	if err != nil {
+		t.Fatalf("%s: %v", f, err)
+	}
+	b := g.Board()
+	est := EstimateDead(b, EstimateOptions{Seed: 1})
+	s, err := ScorePosition(b, ScoreParams{Rules: r.Rules, Komi: r.Komi, Handicap: r.Handicap, Dead: est.Dead})
+	if err != nil {
+		t.Fatalf("%s: %v", f, err)
+	}
+	return proposal{r: r, claimed: claimed, b: b, est: est, s: s}
+}
+
 // TestDeadStoneCorpus measures how often the proposed dead stones give
 // the recorded result: the same winner, and the same winner and margin.
 func TestDeadStoneCorpus(t *testing.T) {
@@ -257,20 +288,10 @@ func TestDeadStoneCorpus(t *testing.T) {
 	bySize := map[int]*tally{}
 	var all tally
 	for _, f := range files {
-		r := readRecord(t, f)
-		claimed, ok, err := ParseResult(r.Result)
-		if err != nil || !ok || len(r.Dead) == 0 {
-			t.Fatalf("%s: want a counted result and dead stones, have %q (%v) and %d dead", f, r.Result, err, len(r.Dead))
-		}
-		g, err := Replay(r)
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		b := g.Board()
-		est := EstimateDead(b, EstimateOptions{Seed: 1})
-		s, err := ScorePosition(b, ScoreParams{Rules: r.Rules, Komi: r.Komi, Handicap: r.Handicap, Dead: est.Dead})
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
+		p := proposeFor(t, f)
+		r, claimed, b, est, s := p.r, p.claimed, p.b, p.est, p.s
+		if len(r.Dead) == 0 {
+			t.Fatalf("%s: want GNU Go's dead stones, have none", f)
 		}
 		ts := bySize[r.Size]
 		if ts == nil {

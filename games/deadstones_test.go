@@ -378,23 +378,9 @@ func TestDeadStoneFixed(t *testing.T) {
 		t.Fatalf("want the games of testdata/deadstones-fixed, found %d (%v)", len(files), err)
 	}
 	for _, f := range files {
-		r := readRecord(t, f)
-		claimed, ok, err := ParseResult(r.Result)
-		if err != nil || !ok {
-			t.Fatalf("%s: want a counted result, have %q (%v)", f, r.Result, err)
-		}
-		g, err := Replay(r)
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		b := g.Board()
-		est := EstimateDead(b, EstimateOptions{Seed: 1})
-		s, err := ScorePosition(b, ScoreParams{Rules: r.Rules, Komi: r.Komi, Handicap: r.Handicap, Dead: est.Dead})
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		if !claimed.agrees(s.Result) {
-			t.Errorf("%s: recorded %s, proposal gives %s\nGNU Go dead %v\nproposed   %v\n%s", f, r.Result, s.Result, r.Dead, est.Dead, ownershipPicture(b, est))
+		p := proposeFor(t, f)
+		if !p.claimed.agrees(p.s.Result) {
+			t.Errorf("%s: recorded %s, proposal gives %s\nGNU Go dead %v\nproposed   %v\n%s", f, p.r.Result, p.s.Result, p.r.Dead, p.est.Dead, ownershipPicture(p.b, p.est))
 		}
 	}
 }
