@@ -16,6 +16,7 @@ import (
 	"github.com/weiqi-platform/rank/cmd/internal/wire"
 	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/internal/app"
+	"github.com/weiqi-platform/rank/internal/embedded"
 )
 
 func init() {
@@ -115,7 +116,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	intake.SortArchive(gs)
 
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	m, err := wire.OpenMongo(ctx, *mongoURI, *mongoDB, *dataDir, log)
+	m, err := wire.OpenMongoWith(ctx, *mongoURI, *mongoDB, *dataDir, log, importDurability)
 	if err != nil {
 		fmt.Fprintln(stderr, "rankctl import:", err)
 		return exitUsage
@@ -176,6 +177,14 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "rankctl import: all %d games done, the leaderboard not brought up to date: %v\nrun it again to finish: nothing is rated twice\n", len(gs), err)
 		return exitUsage
 	}
+	// Close the store before saying anything is done: on the embedded
+	// store this is what puts the last commits on disk (importDurability).
+	a.Stop()
+	_ = r.Close()
+	if err := m.Close(ctx); err != nil {
+		fmt.Fprintf(stderr, "rankctl import: all %d games done, the store not closed cleanly: %v\nrun it again to be sure: nothing is rated twice\n", len(gs), err)
+		return exitUsage
+	}
 	sum.Created, sum.Bulk, sum.Single = arch.Created, arch.Stats.Bulk, arch.Stats.Single
 	if sum.Created == nil {
 		sum.Created = []string{}
@@ -203,6 +212,16 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	return exitOK
 }
+
+// importDurability is decided: the embedded store syncs an import's
+// commits at its log's checkpoints and at close, not each one. The import
+// is resumable (run again, it redoes what is missing and doubles nothing),
+// so a machine that stops mid-import and takes its last commits back
+// leaves what an earlier stop would have; a process that stops loses
+// nothing; and the summary comes only after the store is closed, which
+// checkpoints and syncs the whole log. Measured on 100,000 games on the
+// quiet machine: 1,691–1,705 → about 1,960 games a second, the same CPU.
+const importDurability = embedded.SyncAtCheckpoint
 
 // importGCPercent is the garbage collector's target during an import
 // (unless $GOGC says otherwise). Its heap is mostly the archive's

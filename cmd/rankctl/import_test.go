@@ -253,3 +253,61 @@ func TestImportGC(t *testing.T) {
 	}
 	restore()
 }
+
+// TestImportSummaryAfterClose: the import closes its store before it
+// prints its summary, so that the embedded store's last commits, synced
+// only at its checkpoints (importDurability), are in the database, not
+// in SQLite's log, once the summary says they are done: killed the
+// moment the summary appears, the import leaves no log behind and every
+// game rated.
+func TestImportSummaryAfterClose(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "rankctl")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build rankctl: %v\n%s", err, out)
+	}
+	archive, data := filepath.Join(dir, "archive"), filepath.Join(dir, "data")
+	if code, out, errs := runCtl("gen", "--games", "300", "--players", "30", "--per-file", "50", archive); code != exitOK {
+		t.Fatalf("gen: %d %q %q", code, out, errs)
+	}
+	cmd := exec.Command(bin, "import", "--quiet", "--create-players", "--data-dir", data, archive)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	summary := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "read ") {
+				summary <- sc.Text()
+				return
+			}
+		}
+		close(summary)
+	}()
+	select {
+	case line, ok := <-summary:
+		if !ok || !strings.Contains(line, "300 rated") {
+			t.Fatalf("summary %q, want 300 rated", line)
+		}
+	case <-time.After(testsvc.Ceiling):
+		t.Fatal("no summary")
+	}
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+	wal := filepath.Join(data, wire.FerretDir, "rank.sqlite-wal")
+	if _, err := os.Stat(wal); !os.IsNotExist(err) {
+		t.Fatalf("SQLite's log %s is there after the summary (%v): the store was not closed first", wal, err)
+	}
+	clean := filepath.Join(dir, "clean")
+	if code, out, errs := runCtl("import", "--quiet", "--create-players", "--data-dir", clean, archive); code != exitOK {
+		t.Fatalf("the clean import: %d %q %q", code, out, errs)
+	}
+	if got, want := storedLedger(t, "", "rank", data), storedLedger(t, "", "rank", clean); len(got) != len(want) {
+		t.Fatalf("%d ledger entries, an import that ends by itself writes %d", len(got), len(want))
+	}
+}

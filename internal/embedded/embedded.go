@@ -24,12 +24,32 @@ type Ferret struct {
 	loops  sync.WaitGroup
 }
 
+// Durability is when the embedded store's commits reach the disk.
+type Durability int
+
+const (
+	// SyncEachCommit: a commit is on disk when it returns (rankd).
+	SyncEachCommit Durability = iota
+	// SyncAtCheckpoint: commits reach the disk with the log's checkpoints
+	// and at Stop, which checkpoints the whole log. A process that stops
+	// loses nothing; a machine that stops (power, kernel) can take the
+	// last commits back, never leaving a torn one. Only for a writer that
+	// can be run again to redo them and reports its work after Stop:
+	// rankctl import.
+	SyncAtCheckpoint
+)
+
 // StartFerret starts FerretDB with the SQLite backend keeping its files in
-// dir, listening on a free loopback port. It first locks dir (LockFile)
-// until Stop: while another process, or another Ferret of this one, has
-// it, StartFerret fails at once with a *LockedError naming the holder.
-// The logger may be nil (silent).
+// dir, listening on a free loopback port, every commit synced. It first
+// locks dir (LockFile) until Stop: while another process, or another
+// Ferret of this one, has it, StartFerret fails at once with a
+// *LockedError naming the holder. The logger may be nil (silent).
 func StartFerret(dir string, logger *slog.Logger) (*Ferret, error) {
+	return StartFerretWith(dir, logger, SyncEachCommit)
+}
+
+// StartFerretWith is StartFerret with the commits synced as d says.
+func StartFerretWith(dir string, logger *slog.Logger, d Durability) (*Ferret, error) {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, fmt.Errorf("embedded ferretdb: %w", err)
 	}
@@ -47,7 +67,7 @@ func StartFerret(dir string, logger *slog.Logger) (*Ferret, error) {
 	f, err := ferretdb.New(&ferretdb.Config{
 		Listener:  ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
 		Handler:   "sqlite",
-		SQLiteURL: sqliteURL(abs),
+		SQLiteURL: sqliteURL(abs, d),
 		Logger:    slog.New(ferretLog{h: logger.Handler()}), // never a document
 	})
 	if err != nil {
@@ -65,7 +85,8 @@ func StartFerret(dir string, logger *slog.Logger) (*Ferret, error) {
 }
 
 // Stop shuts FerretDB down, waits for it to close its files and releases
-// the directory.
+// the directory. SQLite's last connection to close copies the whole log
+// into the database and syncs both (also under SyncAtCheckpoint).
 func (f *Ferret) Stop() {
 	f.cancel()
 	f.loops.Wait()
@@ -110,6 +131,16 @@ func (r *Redis) Stop() { r.m.Close() }
 // not once per 4; each commit is still synced, so nothing committed is
 // lost. Measured: an import's CPU 17% less again (20,000 games, median
 // of three, 25.8 → 21.4 s); the log file stays up to 40 MB.
-func sqliteURL(abs string) string {
-	return "file:" + abs + "/?_txlock=immediate&_pragma=temp_store(memory)&_pragma=wal_autocheckpoint(10000)"
+//
+// synchronous(NORMAL), under SyncAtCheckpoint only: in WAL mode a commit
+// then writes the log without a sync, and the log is synced at each
+// checkpoint; SQLite's default (FULL) syncs it at every commit. Measured:
+// an import of 100,000 games 59 → 51 s, the same CPU (the wall no
+// longer waits for the syncs).
+func sqliteURL(abs string, d Durability) string {
+	u := "file:" + abs + "/?_txlock=immediate&_pragma=temp_store(memory)&_pragma=wal_autocheckpoint(10000)"
+	if d == SyncAtCheckpoint {
+		u += "&_pragma=synchronous(normal)"
+	}
+	return u
 }

@@ -1,40 +1,99 @@
 package embedded
 
 import (
+	"context"
 	"database/sql"
 	"net/url"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
 // The URL FerretDB gets opens SQLite with its statement journals in
 // memory (temp_store 2), checkpoints every 10,000 pages and write
-// transactions that lock at BEGIN.
+// transactions that lock at BEGIN; it syncs every commit (synchronous
+// FULL, 2) unless the durability is SyncAtCheckpoint (NORMAL, 1).
 func TestSQLiteURLPragmas(t *testing.T) {
-	u, err := url.Parse(sqliteURL(t.TempDir()))
+	for _, tc := range []struct {
+		d    Durability
+		sync int
+	}{{SyncEachCommit, 2}, {SyncAtCheckpoint, 1}} {
+		u, err := url.Parse(sqliteURL(t.TempDir(), tc.d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := u.Query().Get("_txlock"); got != "immediate" {
+			t.Errorf("_txlock = %q, want immediate", got)
+		}
+		u.Path += "t.sqlite" // FerretDB names a file per database under the directory
+		db, err := sql.Open("sqlite", u.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []struct {
+			pragma string
+			want   int
+		}{{"temp_store", 2}, {"wal_autocheckpoint", 10000}, {"synchronous", tc.sync}} {
+			var got int
+			if err := db.QueryRow(`PRAGMA ` + p.pragma).Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if got != p.want {
+				t.Errorf("durability %d: %s = %d, want %d", tc.d, p.pragma, got, p.want)
+			}
+		}
+		_ = db.Close()
+	}
+}
+
+// TestStopCheckpointsTheLog: under SyncAtCheckpoint the commits wait in
+// SQLite's log; Stop copies the whole log into the database (the log file
+// is gone after it, which SQLite does only after a checkpoint of all of
+// it, synced), and a store started again has every document.
+func TestStopCheckpointsTheLog(t *testing.T) {
+	dir := t.TempDir()
+	f, err := StartFerretWith(dir, nil, SyncAtCheckpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := u.Query().Get("_txlock"); got != "immediate" {
-		t.Errorf("_txlock = %q, want immediate", got)
+	ctx := context.Background()
+	c, err := mongo.Connect(options.Client().ApplyURI(f.URI))
+	if err != nil {
+		f.Stop()
+		t.Fatal(err)
 	}
-	u.Path += "t.sqlite" // FerretDB names a file per database under the directory
-	db, err := sql.Open("sqlite", u.String())
+	docs := make([]any, 500)
+	for i := range docs {
+		docs[i] = bson.D{{Key: "_id", Value: i}, {Key: "pad", Value: "a document of a few bytes"}}
+	}
+	if _, err := c.Database("rank").Collection("c").InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	wal := filepath.Join(dir, "rank.sqlite-wal")
+	if st, err := os.Stat(wal); err != nil || st.Size() == 0 {
+		t.Fatalf("before Stop: want the commits in the log %s, have %v %v", wal, st, err)
+	}
+	_ = c.Disconnect(ctx)
+	f.Stop()
+	if _, err := os.Stat(wal); !os.IsNotExist(err) {
+		t.Fatalf("after Stop: the log %s is still there (%v): not checkpointed", wal, err)
+	}
+
+	f, err = StartFerret(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	var store int
-	if err := db.QueryRow(`PRAGMA temp_store`).Scan(&store); err != nil {
+	defer f.Stop()
+	c, err = mongo.Connect(options.Client().ApplyURI(f.URI))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if store != 2 {
-		t.Errorf("temp_store = %d, want 2 (memory)", store)
-	}
-	var pages int
-	if err := db.QueryRow(`PRAGMA wal_autocheckpoint`).Scan(&pages); err != nil {
-		t.Fatal(err)
-	}
-	if pages != 10000 {
-		t.Errorf("wal_autocheckpoint = %d, want 10000", pages)
+	defer func() { _ = c.Disconnect(ctx) }()
+	if n, err := c.Database("rank").Collection("c").CountDocuments(ctx, bson.D{}); err != nil || n != int64(len(docs)) {
+		t.Fatalf("after a restart: %d documents (%v), want %d", n, err, len(docs))
 	}
 }

@@ -40,13 +40,20 @@ type Mongo struct {
 // SQLite files under dataDir/ferretdb and connects to that. It pings
 // before returning.
 func OpenMongo(ctx context.Context, uri, dbName, dataDir string, log *slog.Logger) (*Mongo, error) {
+	return OpenMongoWith(ctx, uri, dbName, dataDir, log, embedded.SyncEachCommit)
+}
+
+// OpenMongoWith is OpenMongo with the embedded store's commits synced as d
+// says (embedded.SyncAtCheckpoint only for a writer that can redo its
+// work and reports it after Close); a store server syncs as it is set up.
+func OpenMongoWith(ctx context.Context, uri, dbName, dataDir string, log *slog.Logger, d embedded.Durability) (*Mongo, error) {
 	m := &Mongo{}
 	if uri == "" {
 		dir := filepath.Join(dataDir, FerretDir)
 		// FerretDB logs every connection at info: keep its warnings only,
 		// unless rankd itself logs at debug.
 		flog := slog.New(atLeast{log.Handler(), slog.LevelWarn}).With("component", "ferretdb")
-		f, err := embedded.StartFerret(dir, flog)
+		f, err := embedded.StartFerretWith(dir, flog, d)
 		if err != nil {
 			return nil, err
 		}
