@@ -8,6 +8,11 @@
 // non-unique secondary indexes, which no query of FerretDB's SQLite
 // handler uses, hold no rows, so they cost no write.
 //
+// It decides how the embedded store's SQLite is opened (sqliteURL),
+// including when commits reach the disk (Durability): each one for rankd,
+// at the log's checkpoints and at Stop for rankctl import, which can redo
+// its work.
+//
 // StartFerretPG is the same FerretDB with its PostgreSQL handler: the
 // store server of cmd/ferretpg and of the tests' second store kind.
 //
