@@ -42,18 +42,24 @@ func session(t *testing.T, level slog.Level, use func(ctx context.Context, db *m
 	if err != nil {
 		t.Fatal(err)
 	}
+	talk(t, f, use)
+	return buf.String()
+}
+
+// talk lets use talk to the running f through the driver, then
+// disconnects and stops f.
+func talk(t *testing.T, f *Ferret, use func(ctx context.Context, db *mongo.Database)) {
+	t.Helper()
+	defer f.Stop()
 	ctx := context.Background()
 	c, err := mongo.Connect(options.Client().ApplyURI(f.URI))
 	if err != nil {
-		f.Stop()
 		t.Fatal(err)
 	}
 	use(ctx, c.Database("rank"))
 	if err := c.Disconnect(ctx); err != nil {
 		t.Error(err)
 	}
-	f.Stop()
-	return buf.String()
 }
 
 // TestDebugLogHoldsNoCredential: at debug level, writing, finding and

@@ -10,7 +10,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
 // The URL FerretDB gets opens SQLite with its statement journals in
@@ -56,44 +55,33 @@ func TestSQLiteURLPragmas(t *testing.T) {
 // it, synced), and a store started again has every document.
 func TestStopCheckpointsTheLog(t *testing.T) {
 	dir := t.TempDir()
-	f, err := StartFerretWith(dir, nil, SyncAtCheckpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	c, err := mongo.Connect(options.Client().ApplyURI(f.URI))
-	if err != nil {
-		f.Stop()
-		t.Fatal(err)
-	}
+	wal := filepath.Join(dir, "rank.sqlite-wal")
 	docs := make([]any, 500)
 	for i := range docs {
 		docs[i] = bson.D{{Key: "_id", Value: i}, {Key: "pad", Value: "a document of a few bytes"}}
 	}
-	if _, err := c.Database("rank").Collection("c").InsertMany(ctx, docs); err != nil {
+	f, err := StartFerretWith(dir, nil, SyncAtCheckpoint)
+	if err != nil {
 		t.Fatal(err)
 	}
-	wal := filepath.Join(dir, "rank.sqlite-wal")
-	if st, err := os.Stat(wal); err != nil || st.Size() == 0 {
-		t.Fatalf("before Stop: want the commits in the log %s, have %v %v", wal, st, err)
-	}
-	_ = c.Disconnect(ctx)
-	f.Stop()
+	talk(t, f, func(ctx context.Context, db *mongo.Database) {
+		if _, err := db.Collection("c").InsertMany(ctx, docs); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := os.Stat(wal); err != nil || st.Size() == 0 {
+			t.Fatalf("before Stop: want the commits in the log %s, have %v %v", wal, st, err)
+		}
+	})
 	if _, err := os.Stat(wal); !os.IsNotExist(err) {
 		t.Fatalf("after Stop: the log %s is still there (%v): not checkpointed", wal, err)
 	}
 
-	f, err = StartFerret(dir, nil)
-	if err != nil {
+	if f, err = StartFerret(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	defer f.Stop()
-	c, err = mongo.Connect(options.Client().ApplyURI(f.URI))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = c.Disconnect(ctx) }()
-	if n, err := c.Database("rank").Collection("c").CountDocuments(ctx, bson.D{}); err != nil || n != int64(len(docs)) {
-		t.Fatalf("after a restart: %d documents (%v), want %d", n, err, len(docs))
-	}
+	talk(t, f, func(ctx context.Context, db *mongo.Database) {
+		if n, err := db.Collection("c").CountDocuments(ctx, bson.D{}); err != nil || n != int64(len(docs)) {
+			t.Fatalf("after a restart: %d documents (%v), want %d", n, err, len(docs))
+		}
+	})
 }
