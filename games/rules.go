@@ -233,7 +233,9 @@ func halfPoints(v float64) bool {
 }
 
 // ruleParams are the parameter names of the text form, in order.
-var ruleParams = []string{"ko", "suicide", "scoring", "komi", "passes", "compensation", "tie", "warning", "warnings", "overtime", "cycle", "uncompensated", "handicapkomi"}
+var ruleParams = ruleParamNames[:]
+
+var ruleParamNames = [...]string{"ko", "suicide", "scoring", "komi", "passes", "compensation", "tie", "warning", "warnings", "overtime", "cycle", "uncompensated", "handicapkomi"}
 
 func (r Ruleset) param(name string) string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
@@ -347,21 +349,45 @@ func (r Ruleset) String() string {
 			return p.name
 		}
 	}
-	best, bestDiff := "", []string(nil)
-	for _, p := range rulesetTable[:nearestPresets] {
-		base := p.rules
-		var diff []string
-		for _, n := range ruleParams {
-			if v := r.param(n); v != base.param(n) {
-				diff = append(diff, n+"="+v)
+	// Each parameter is written once, and compared with the presets' as
+	// written once (presetParams): archives hash a ruleset per game.
+	var mine [len(ruleParamNames)]string
+	for j, n := range ruleParams {
+		mine[j] = r.param(n)
+	}
+	best, bestDiffs := 0, len(ruleParams)+1
+	for i, base := range presetParams {
+		diffs := 0
+		for j := range ruleParams {
+			if mine[j] != base[j] {
+				diffs++
 			}
 		}
-		if best == "" || len(diff) < len(bestDiff) {
-			best, bestDiff = p.name, diff
+		if diffs < bestDiffs {
+			best, bestDiffs = i, diffs
 		}
 	}
-	return strings.Join(append([]string{best}, bestDiff...), " ")
+	var b strings.Builder
+	b.WriteString(rulesetTable[best].name)
+	for j, n := range ruleParams {
+		if mine[j] != presetParams[best][j] {
+			b.WriteString(" " + n + "=" + mine[j])
+		}
+	}
+	return b.String()
 }
+
+// presetParams are the nearest presets' parameters as written, in
+// ruleParams order.
+var presetParams = func() [][len(ruleParamNames)]string {
+	out := make([][len(ruleParamNames)]string, nearestPresets)
+	for i, p := range rulesetTable[:nearestPresets] {
+		for j, n := range ruleParams {
+			out[i][j] = p.rules.param(n)
+		}
+	}
+	return out
+}()
 
 // ParseRuleset reads a preset name (see Preset), optionally followed by
 // parameters that override it, or parameters alone (on top of Chinese):
