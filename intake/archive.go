@@ -117,15 +117,37 @@ func ArchiveSourceID(g StoredGame, dated bool, at time.Time) string {
 // run) or refused with the reason. The games are stored in one bulk
 // insert, rated by rating.Service.ApplyBatch and marked rated in one
 // more. An error (a store down, a crash) leaves what the next run
-// completes.
+// completes. Submit is Prepare then Commit.
 func (a *Archive) Submit(ctx context.Context, batch []ArchiveGame) ([]ArchiveOutcome, error) {
-	out := make([]ArchiveOutcome, len(batch))
+	p, err := a.Prepare(ctx, batch)
+	if err != nil {
+		return nil, err
+	}
+	return a.Commit(ctx, p)
+}
+
+// Prepared is a batch of an archive's games judged and hashed, not yet
+// stored (Archive.Prepare).
+type Prepared struct {
+	out   []ArchiveOutcome
+	store []StoredGame
+	// input[i] is store[i]'s rating input, its hashes taken here.
+	input []rating.GameInput
+	at    []int // store[i] is the batch's game at[i]
+}
+
+// Prepare resolves a batch's players and judges its games: the work of
+// Submit that writes no game. Batches are prepared in the archive's
+// order and committed in the same order; one batch's Prepare may run
+// beside the previous batch's Commit (one goroutine each), which is how
+// an import keeps a second core busy while the store writes.
+func (a *Archive) Prepare(ctx context.Context, batch []ArchiveGame) (*Prepared, error) {
+	p := &Prepared{out: make([]ArchiveOutcome, len(batch))}
 	if err := a.resolvePlayers(ctx, batch); err != nil {
 		return nil, err
 	}
-	var store []StoredGame
-	var at []int // store[i] is batch[at[i]]
 	now := a.in.now()
+	out := p.out
 	for i, ag := range batch {
 		out[i].Source = ag.Source
 		g, err := a.judge(ag, now)
@@ -140,16 +162,25 @@ func (a *Archive) Submit(ctx context.Context, batch []ArchiveGame) ([]ArchiveOut
 			continue
 		}
 		a.seen[g.SourceID] = true
-		store, at = append(store, g), append(at, i)
+		p.store, p.at = append(p.store, g), append(p.at, i)
+		p.input = append(p.input, judgedInput(g))
 	}
+	return p, nil
+}
+
+// Commit stores, rates and marks a prepared batch's games and says what
+// became of each of the batch's games.
+func (a *Archive) Commit(ctx context.Context, p *Prepared) ([]ArchiveOutcome, error) {
+	out, store, at := p.out, p.store, p.at
 	answers, err := a.createAll(ctx, store)
 	if err != nil {
 		return nil, err
 	}
 	var rate []StoredGame
 	var rateAt []int
+	inputs := make([]rating.GameInput, 0, len(store))
 	for j, g := range store {
-		i := at[j]
+		i, in := at[j], p.input[j]
 		if errors.Is(answers[j], ErrSourceTaken) {
 			stored, err := a.in.store.Game(ctx, g.ID)
 			if err != nil {
@@ -165,23 +196,18 @@ func (a *Archive) Submit(ctx context.Context, batch []ArchiveGame) ([]ArchiveOut
 				continue
 			}
 			g = stored // stored by an interrupted run, not rated yet
+			if in, err = RatingInput(g); err != nil {
+				return nil, err
+			}
 		} else if answers[j] != nil {
 			return nil, answers[j]
 		}
 		rate, rateAt = append(rate, g), append(rateAt, i)
-	}
-	inputs := make([]rating.GameInput, 0, len(rate))
-	for _, g := range rate {
-		if !g.Rated {
-			continue
+		if g.Rated {
+			// Marked unrated until MarkAllRated: a rerun applies it again.
+			in.Tracked = true
+			inputs = append(inputs, in)
 		}
-		ri, err := RatingInput(g)
-		if err != nil {
-			return nil, err
-		}
-		// Marked unrated until MarkAllRated: a rerun applies it again.
-		ri.Tracked = true
-		inputs = append(inputs, ri)
 	}
 	if _, err := a.run.Apply(ctx, inputs, &a.Stats); err != nil {
 		return nil, err
@@ -249,6 +275,12 @@ func (a *Archive) judge(ag ArchiveGame, now time.Time) (StoredGame, error) {
 	g.SourceID = ArchiveSourceID(g, ag.Dated, played)
 	g.ID = GameIDFor(g.SourceID)
 	return g, nil
+}
+
+// judgedInput is RatingInput of a game judge made: its content hash,
+// taken by judge from the same record, is not taken again.
+func judgedInput(g StoredGame) rating.GameInput {
+	return ratingInput(g, boundHash(g, g.Hash))
 }
 
 // resolvePlayers resolves every player the batch names that this run has

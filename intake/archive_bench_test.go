@@ -60,10 +60,7 @@ func BenchmarkArchivePure(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			in, err := RatingInput(g)
-			if err != nil {
-				b.Fatal(err)
-			}
+			in := judgedInput(g)
 			w, l := in.Black, in.White
 			if in.Winner == rating.SideWhite {
 				w, l = l, w

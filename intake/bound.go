@@ -17,6 +17,11 @@ func BoundHash(g StoredGame) string {
 	if g.Record == nil || g.Verdict == nil {
 		return ""
 	}
+	return boundHash(g, ContentHash(g.Black, g.White, g.Rated, g.Record, *g.Verdict))
+}
+
+// boundHash is BoundHash with the game's content hash already taken.
+func boundHash(g StoredGame, content string) string {
 	v := g.Verdict
 	b, err := json.Marshal(struct {
 		Content      string  `json:"content"`
@@ -28,7 +33,7 @@ func BoundHash(g StoredGame) string {
 		RecordResult string  `json:"record_result"`
 		Black, White string
 		Rated        bool
-	}{ContentHash(g.Black, g.White, g.Rated, g.Record, *v), v.Winner.String(), v.Margin, string(v.End), v.Moves, v.Result, g.Record.Result,
+	}{content, v.Winner.String(), v.Margin, string(v.End), v.Moves, v.Result, g.Record.Result,
 		g.Black, g.White, g.Rated})
 	if err != nil {
 		panic("intake: hashing a stored game: " + err.Error())

@@ -17,9 +17,14 @@ func RatingInput(g StoredGame) (rating.GameInput, error) {
 	if g.Verdict == nil || g.Record == nil {
 		return rating.GameInput{}, fmt.Errorf("intake: game %s is %s, not judged", g.ID, g.Status)
 	}
+	return ratingInput(g, BoundHash(g)), nil
+}
+
+// ratingInput is RatingInput of a judged game whose BoundHash is bound.
+func ratingInput(g StoredGame, bound string) rating.GameInput {
 	v := g.Verdict
 	in := rating.GameInput{
-		ID: g.ID, Black: g.Black, White: g.White, SourceID: g.SourceID, GameHash: BoundHash(g), Actor: g.SubmittedBy, At: g.FinishedAt,
+		ID: g.ID, Black: g.Black, White: g.White, SourceID: g.SourceID, GameHash: bound, Actor: g.SubmittedBy, At: g.FinishedAt,
 		Game: rating.Game{Moves: v.Moves, Handicap: g.Record.Handicap},
 	}
 	switch {
@@ -33,7 +38,7 @@ func RatingInput(g StoredGame) (rating.GameInput, error) {
 		in.Winner = rating.SideWhite
 	}
 	in.Game.Escape = in.Winner != rating.SideNone && v.End == games.EndEscape
-	return in, nil
+	return in
 }
 
 // rate has a stored finished game rated (exactly once, keyed by its id)
