@@ -150,15 +150,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	arch := a.Intake.Archive(intake.ArchiveOptions{CreatePlayers: *create, Trusted: *trusted})
 	prog := newProgress(stderr, *quiet, len(gs))
-	done := 0
-	for i := 0; i < len(gs); i += *batch {
-		part := gs[i:min(i+*batch, len(gs))]
-		out, err := arch.Submit(ctx, part)
-		if err != nil {
-			prog.end()
-			fmt.Fprintf(stderr, "rankctl import: stopped after %d of %d games: %v\nrun it again to go on: nothing is rated twice\n", done, len(gs), err)
-			return exitUsage
-		}
+	done, err := rateAll(ctx, arch, gs, *batch, func(n int, out []intake.ArchiveOutcome) {
 		for _, o := range out {
 			switch o.Status {
 			case intake.ArchiveRated:
@@ -169,8 +161,12 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 				sum.Refused = append(sum.Refused, o)
 			}
 		}
-		done += len(part)
-		prog.show(done, sum.Rated)
+		prog.show(n, sum.Rated)
+	})
+	if err != nil {
+		prog.end()
+		fmt.Fprintf(stderr, "rankctl import: stopped after %d of %d games: %v\nrun it again to go on: nothing is rated twice\n", done, len(gs), err)
+		return exitUsage
 	}
 	prog.end()
 	if err := arch.Close(ctx); err != nil {
@@ -211,6 +207,57 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitNo
 	}
 	return exitOK
+}
+
+// rateAll rates the archive's games batch after batch, in order, and
+// hands each batch's outcomes to each with the games done so far. The
+// next batch is judged and hashed (Archive.Prepare) on a goroutine of its
+// own while the store writes the current one (Archive.Commit): the
+// store's work takes one core and the judging would otherwise wait for
+// it. On an error it waits for that goroutine before it returns, so
+// nothing uses the store after.
+func rateAll(ctx context.Context, arch *intake.Archive, gs []intake.ArchiveGame, size int, each func(done int, out []intake.ArchiveOutcome)) (int, error) {
+	type prepared struct {
+		p   *intake.Prepared
+		n   int
+		err error
+	}
+	pctx, cancel := context.WithCancel(ctx)
+	ready := make(chan prepared) // unbuffered: one batch ahead, no more
+	go func() {
+		defer close(ready)
+		for i := 0; i < len(gs); i += size {
+			part := gs[i:min(i+size, len(gs))]
+			p, err := arch.Prepare(pctx, part)
+			select {
+			case ready <- prepared{p, len(part), err}:
+			case <-pctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	stop := func() {
+		cancel()
+		for range ready {
+		}
+	}
+	defer stop()
+	done := 0
+	for r := range ready {
+		if r.err != nil {
+			return done, r.err
+		}
+		out, err := arch.Commit(ctx, r.p)
+		if err != nil {
+			return done, err
+		}
+		done += r.n
+		each(done, out)
+	}
+	return done, nil
 }
 
 // importDurability is decided: the embedded store syncs an import's
