@@ -234,10 +234,7 @@ func (s *Service) applyBulk(ctx context.Context, bs BulkStore, ins []GameInput, 
 			res[i] = GameResult{Black: PlayerResult{PlayerState: b}, White: PlayerResult{PlayerState: w}}
 			continue
 		}
-		op := Operation{
-			ID: in.ID, Black: in.Black, White: in.White, Winner: in.Winner, Game: in.Game,
-			SourceID: in.SourceID, Actor: in.Actor, At: in.At.UTC().Truncate(time.Millisecond), Tracked: in.Tracked,
-		}
+		op := opFor(in)
 		names := op.players()
 		states := map[string]PlayerState{}
 		var evidence map[string][]string

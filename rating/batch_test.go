@@ -24,7 +24,7 @@ func archiveGames(n int) []rating.GameInput {
 		b := rng.IntN(10)
 		w := (b + 1 + rng.IntN(9)) % 10
 		g := rating.GameInput{ID: fmt.Sprintf("a%04d", i), Black: fmt.Sprintf("p%d", b), White: fmt.Sprintf("p%d", w),
-			Winner: rating.SideBlack, Game: rating.Game{Moves: 100 + rng.IntN(150)}, SourceID: fmt.Sprintf("archive:%d", i),
+			Winner: rating.SideBlack, Game: rating.Game{Moves: 100 + rng.IntN(150)}, SourceID: fmt.Sprintf("archive:%d", i), GameHash: fmt.Sprintf("bound%04d", i),
 			Actor: rating.ArchiveActor, At: at.Add(time.Duration(i) * time.Hour)}
 		switch r := rng.IntN(20); {
 		case r == 0:

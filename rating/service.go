@@ -204,6 +204,15 @@ func moves(g Game) bool {
 	return ok
 }
 
+// opFor is the operation of a game: one place, so that Apply and the
+// batch path store the same facts (the bound game hash included).
+func opFor(in GameInput) Operation {
+	return Operation{
+		ID: in.ID, Black: in.Black, White: in.White, Winner: in.Winner, Game: in.Game,
+		SourceID: in.SourceID, GameHash: in.GameHash, Actor: in.Actor, At: in.At.UTC().Truncate(time.Millisecond), Tracked: in.Tracked,
+	}
+}
+
 // Apply applies the game to both players exactly once (keyed by in.ID)
 // and returns both players after it; applying it again returns the same
 // result. A game that moves no rating changes nothing and returns the
@@ -225,10 +234,7 @@ func (s *Service) Apply(ctx context.Context, in GameInput) (GameResult, error) {
 		return s.current(ctx, in.Black, in.White)
 	}
 	defer s.lockPlayers(in.Black, in.White)()
-	op := Operation{
-		ID: in.ID, Black: in.Black, White: in.White, Winner: in.Winner, Game: in.Game,
-		SourceID: in.SourceID, GameHash: in.GameHash, Actor: in.Actor, At: in.At.UTC().Truncate(time.Millisecond), Tracked: in.Tracked,
-	}
+	op := opFor(in)
 	if w, ok := s.store.(OpWriter); ok && op.Tracked && in.Fresh {
 		done, err := s.applyAtOnce(ctx, w, op)
 		if err != nil {
