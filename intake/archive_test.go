@@ -260,3 +260,65 @@ func TestArchiveCrashAndRerun(t *testing.T) {
 		})
 	}
 }
+
+// TestArchivePreparedBesideCommit: preparing each next batch while the
+// one before is committed (as rankctl import does) rates the same games
+// into the same ledger as Submit batch after batch, a copy in the next
+// batch of a game being committed included, and verifies clean. Run
+// with -race it also checks Prepare and Commit share nothing unguarded.
+func TestArchivePreparedBesideCommit(t *testing.T) {
+	ctx := context.Background()
+	gs := archive(50)
+	intake.SortArchive(gs)
+	dup := gs[12]
+	dup.Source = "copy.sgf#0"
+	gs = append(gs[:14:14], append([]intake.ArchiveGame{dup}, gs[14:]...)...) // batch 2 copies a game of batch 1
+	const size = 10
+
+	seq := apptest.Memory(t)
+	want, err := submitAll(ctx, seq.Intake.Archive(intake.ArchiveOptions{CreatePlayers: true}), gs, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	s := apptest.Memory(t)
+	a := s.Intake.Archive(intake.ArchiveOptions{CreatePlayers: true})
+	got := map[string]int{}
+	p, err := a.Prepare(ctx, gs[:size])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := size; p != nil; i += size {
+		var next *intake.Prepared
+		var nextErr error
+		prepared := make(chan struct{})
+		go func() {
+			defer close(prepared)
+			if i < len(gs) {
+				next, nextErr = a.Prepare(ctx, gs[i:min(i+size, len(gs))])
+			}
+		}()
+		out, err := a.Commit(ctx, p)
+		<-prepared
+		if err != nil || nextErr != nil {
+			t.Fatal(err, nextErr)
+		}
+		for _, o := range out {
+			got[o.Status]++
+		}
+		p = next
+	}
+	if err := a.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) || got[intake.ArchiveDuplicate] != 1 || got[intake.ArchiveRated] != 50 {
+		t.Fatalf("prepared beside the commits: %v, batch after batch: %v (want 50 rated, 1 duplicate)", got, want)
+	}
+	if l, w := ledger(t, s.Stores.Ratings), ledger(t, seq.Stores.Ratings); fmt.Sprint(l) != fmt.Sprint(w) {
+		t.Fatalf("the ledgers differ:\n%v\n%v", l, w)
+	}
+	rep, err := s.Ratings.VerifyAll(ctx, "pipelined")
+	if err != nil || !rep.OK() {
+		t.Fatalf("verify: %+v, %v", rep, err)
+	}
+}
