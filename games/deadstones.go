@@ -73,7 +73,10 @@ func (e *Estimate) OwnerAt(p Point) float64 {
 // than strongOwnership in an open area of the opponent's with no way to a
 // strong chain of its own (strandedChains); unless it is in contact with
 // a dead chain of the opponent's that is kept more rarely and that it
-// encloses (reviveRivals).
+// encloses (reviveRivals). Whatever its ownership, a group whose only
+// eye would be the space left by capturing a chain in atari inside it is
+// dead, and that chain alive, when the space is one the vital point kills
+// (killedByNakade).
 //
 // The ruleset does not enter: life and death are the same under all of
 // ours, and the caller counts the proposal under its own rules.
@@ -166,7 +169,8 @@ func roomyChains(b *Board) *[maxIndex]bool {
 // deadChains applies the decision rule to every chain: not pass-alive, not
 // bordering room for two eyes of its own (roomyChains), and mean ownership
 // (from its own side) below deadOwnership; or lying in a vital region of
-// the opponent's pass-alive chains; or stranded (strandedChains). Of two
+// the opponent's pass-alive chains; or stranded (strandedChains); or with
+// a killing shape inside as its only eye (killedByNakade). Of two
 // chains in contact that would both be dead, the one its colour keeps
 // more often lives, if it encloses the other (reviveRivals).
 func deadChains(b *Board, own *[maxIndex]float64, settled *[maxIndex]Color) []Point {
@@ -210,6 +214,7 @@ func deadChains(b *Board, own *[maxIndex]float64, settled *[maxIndex]Color) []Po
 			}
 		}
 	}
+	killedByNakade(b, &dead, &mean, settled, roomy)
 	heads = append(heads, strandedChains(b, own, &dead, &mean, settled, roomy)...)
 	reviveRivals(b, &dead, &mean, heads, settled)
 	var out []Point
@@ -221,6 +226,162 @@ func deadChains(b *Board, own *[maxIndex]float64, settled *[maxIndex]Color) []Po
 		}
 	}
 	return out
+}
+
+// killedByNakade marks dead the chains whose only eye would be the space
+// left by capturing a chain of 3 to maxEyeSpace stones in atari inside
+// them, when that space is a killing shape (killingShape), and keeps the
+// chain in atari alive: after the capture its colour plays the vital
+// point, and the group has one eye at most. The playouts misread this:
+// the kill goes on with sacrifices of two or more stones, which they
+// never play (selfAtari), so the group lives in most of them
+// (gnugo-13-500363: 23 white stones around five black ones in the
+// corner, kept 0.5). Every other liberty of the group must be a point
+// that only stones border, a strong stone of the chain's colour among
+// them (no eye, no way out), and every other chain of that colour in
+// contact strong: no race to win instead.
+func killedByNakade(b *Board, dead *[maxIndex]bool, mean *[maxIndex]float64, settled *[maxIndex]Color, roomy *[maxIndex]bool) {
+	strong := func(h int16) bool {
+		return settled[h] == b.color[h] || roomy[h] || mean[h] >= strongOwnership
+	}
+	d := b.dirs()
+	var group []int16
+	for y := 0; y < b.size; y++ {
+		for x := 0; x < b.size; x++ {
+			h := b.index(x, y)
+			c := b.color[h]
+			if !isStone(c) || b.head[h] != h || settled[h] != Empty || b.count[h] < 3 || b.count[h] > maxEyeSpace {
+				continue
+			}
+			lib := b.atariLiberty(h)
+			if lib == 0 || !killingShape(b, h) {
+				continue
+			}
+			// The group: the opponent's chains around the chain and its
+			// liberty, which must border nothing else.
+			group = group[:0]
+			ok := true
+			around := func(q int16) {
+				switch {
+				case b.color[q] == c.Opponent():
+					if !slices.Contains(group, b.head[q]) {
+						group = append(group, b.head[q])
+					}
+				case b.color[q] == border || b.head[q] == h && b.color[q] == c || q == lib:
+				default:
+					ok = false
+				}
+			}
+			for s := h; ; {
+				for k := 0; k < 4; k++ {
+					around(s + d[k])
+				}
+				if s = b.next[s]; s == h {
+					break
+				}
+			}
+			for k := 0; k < 4; k++ {
+				around(lib + d[k])
+			}
+			for _, g := range group {
+				if !ok {
+					break
+				}
+				ok = settled[g] == Empty && !roomy[g] && b.onlyFalseLiberties(g, h, lib, group, strong)
+			}
+			if !ok {
+				continue
+			}
+			for _, g := range group {
+				dead[g] = true
+			}
+			dead[h] = false
+		}
+	}
+}
+
+// onlyFalseLiberties reports whether every liberty of the chain at head g
+// but lib is a point that only stones border, among them a strong one of
+// the opponent's and none of g's colour outside group, and every chain of
+// the opponent's in contact with g but the one at head h is strong.
+func (b *Board) onlyFalseLiberties(g, h, lib int16, group []int16, strong func(int16) bool) bool {
+	d := b.dirs()
+	c := b.color[g]
+	for s := g; ; {
+		for k := 0; k < 4; k++ {
+			q := s + d[k]
+			switch b.color[q] {
+			case c.Opponent():
+				if b.head[q] != h && !strong(b.head[q]) {
+					return false
+				}
+			case Empty:
+				if q == lib {
+					break
+				}
+				blocked := false
+				for j := 0; j < 4; j++ {
+					r := q + d[j]
+					switch b.color[r] {
+					case Empty:
+						return false
+					case c:
+						if !slices.Contains(group, b.head[r]) {
+							return false
+						}
+					case c.Opponent():
+						if !strong(b.head[r]) {
+							return false
+						}
+						blocked = true
+					}
+				}
+				if !blocked {
+					return false // an eye
+				}
+			}
+		}
+		if s = b.next[s]; s == g {
+			break
+		}
+	}
+	return true
+}
+
+// killingShape reports whether the points of the chain at head h, emptied,
+// are an eye space that one move at its vital point kills: three points,
+// the square and the pyramid four, the bulky and the crossed five, the
+// rabbity six.
+func killingShape(b *Board, h int16) bool {
+	d := b.dirs()
+	s := int16(b.stride)
+	maxDeg, minDeg, block := 0, 4, false
+	for p := h; ; {
+		deg := 0
+		for k := 0; k < 4; k++ {
+			if q := p + d[k]; b.color[q] == b.color[h] && b.head[q] == h {
+				deg++
+			}
+		}
+		maxDeg, minDeg = max(maxDeg, deg), min(minDeg, deg)
+		if in := func(q int16) bool { return b.color[q] == b.color[h] && b.head[q] == h }; in(p+1) && in(p+s) && in(p+s+1) {
+			block = true
+		}
+		if p = b.next[p]; p == h {
+			break
+		}
+	}
+	switch b.count[h] {
+	case 3:
+		return true
+	case 4:
+		return maxDeg == 3 || minDeg == 2 // pyramid, square
+	case 5:
+		return maxDeg == 4 || block // crossed, bulky
+	case 6:
+		return maxDeg == 4 && block // rabbity
+	}
+	return false
 }
 
 // strongOwnership is the mean ownership above which a chain is a

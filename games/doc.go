@@ -61,8 +61,11 @@
 // pass-alive chains (Benson) are never dead, nor chains bordering room
 // for two eyes that only their colour borders (roomyChains); the rest are
 // judged by the ownership that many random playouts from the position
-// give, and a chain the opponent ends up owning is proposed dead. A record
-// still carries the dead stones both players agreed.
+// give, and a chain the opponent ends up owning is proposed dead; a group
+// whose only eye would come from capturing stones that leave a shape the
+// vital point kills (nakade) is dead whatever the playouts give
+// (killedByNakade). A record still carries the dead stones both players
+// agreed.
 //
 // Time controls (TimeControl, TimePresets) have one text form,
 // "600+3x30", used by pools, pending games and exams alike.
