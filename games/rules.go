@@ -233,9 +233,7 @@ func halfPoints(v float64) bool {
 }
 
 // ruleParams are the parameter names of the text form, in order.
-var ruleParams = ruleParamNames[:]
-
-var ruleParamNames = [...]string{"ko", "suicide", "scoring", "komi", "passes", "compensation", "tie", "warning", "warnings", "overtime", "cycle", "uncompensated", "handicapkomi"}
+var ruleParams = [...]string{"ko", "suicide", "scoring", "komi", "passes", "compensation", "tie", "warning", "warnings", "overtime", "cycle", "uncompensated", "handicapkomi"}
 
 func (r Ruleset) param(name string) string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
@@ -351,7 +349,7 @@ func (r Ruleset) String() string {
 	}
 	// Each parameter is written once, and compared with the presets' as
 	// written once (presetParams): archives hash a ruleset per game.
-	var mine [len(ruleParamNames)]string
+	var mine [len(ruleParams)]string
 	for j, n := range ruleParams {
 		mine[j] = r.param(n)
 	}
@@ -379,8 +377,8 @@ func (r Ruleset) String() string {
 
 // presetParams are the nearest presets' parameters as written, in
 // ruleParams order.
-var presetParams = func() [][len(ruleParamNames)]string {
-	out := make([][len(ruleParamNames)]string, nearestPresets)
+var presetParams = func() [][len(ruleParams)]string {
+	out := make([][len(ruleParams)]string, nearestPresets)
 	for i, p := range rulesetTable[:nearestPresets] {
 		for j, n := range ruleParams {
 			out[i][j] = p.rules.param(n)
