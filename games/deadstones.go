@@ -310,35 +310,11 @@ func (b *Board) onlyFalseLiberties(g, h, lib int16, group []int16, strong func(i
 	for s := g; ; {
 		for k := 0; k < 4; k++ {
 			q := s + d[k]
-			switch b.color[q] {
-			case c.Opponent():
-				if b.head[q] != h && !strong(b.head[q]) {
-					return false
-				}
-			case Empty:
-				if q == lib {
-					break
-				}
-				blocked := false
-				for j := 0; j < 4; j++ {
-					r := q + d[j]
-					switch b.color[r] {
-					case Empty:
-						return false
-					case c:
-						if !slices.Contains(group, b.head[r]) {
-							return false
-						}
-					case c.Opponent():
-						if !strong(b.head[r]) {
-							return false
-						}
-						blocked = true
-					}
-				}
-				if !blocked {
-					return false // an eye
-				}
+			switch {
+			case b.color[q] == c.Opponent() && b.head[q] != h && !strong(b.head[q]):
+				return false
+			case b.color[q] == Empty && q != lib && !b.falseLiberty(q, c, group, strong):
+				return false
 			}
 		}
 		if s = b.next[s]; s == g {
@@ -346,6 +322,31 @@ func (b *Board) onlyFalseLiberties(g, h, lib int16, group []int16, strong func(i
 		}
 	}
 	return true
+}
+
+// falseLiberty reports whether the empty point q, a liberty of group's
+// colour c, is bordered only by stones: group's and strong ones of the
+// opponent's, at least one of those (else it is an eye).
+func (b *Board) falseLiberty(q int16, c Color, group []int16, strong func(int16) bool) bool {
+	d := b.dirs()
+	blocked := false
+	for j := 0; j < 4; j++ {
+		r := q + d[j]
+		switch b.color[r] {
+		case Empty:
+			return false
+		case c:
+			if !slices.Contains(group, b.head[r]) {
+				return false
+			}
+		case c.Opponent():
+			if !strong(b.head[r]) {
+				return false
+			}
+			blocked = true
+		}
+	}
+	return blocked
 }
 
 // killingShape reports whether the points of the chain at head h, emptied,
