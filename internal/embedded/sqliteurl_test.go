@@ -13,14 +13,15 @@ import (
 )
 
 // The URL FerretDB gets opens SQLite with its statement journals in
-// memory (temp_store 2), checkpoints every 10,000 pages and write
-// transactions that lock at BEGIN; it syncs every commit (synchronous
-// FULL, 2) unless the durability is SyncAtCheckpoint (NORMAL, 1).
+// memory (temp_store 2) and write transactions that lock at BEGIN; it
+// syncs every commit (synchronous FULL, 2) and checkpoints every 10,000
+// pages, unless the durability is SyncAtCheckpoint (NORMAL, 1; every
+// 50,000 pages).
 func TestSQLiteURLPragmas(t *testing.T) {
 	for _, tc := range []struct {
-		d    Durability
-		sync int
-	}{{SyncEachCommit, 2}, {SyncAtCheckpoint, 1}} {
+		d           Durability
+		sync, pages int
+	}{{SyncEachCommit, 2, 10000}, {SyncAtCheckpoint, 1, 50000}} {
 		u, err := url.Parse(sqliteURL(t.TempDir(), tc.d))
 		if err != nil {
 			t.Fatal(err)
@@ -36,7 +37,7 @@ func TestSQLiteURLPragmas(t *testing.T) {
 		for _, p := range []struct {
 			pragma string
 			want   int
-		}{{"temp_store", 2}, {"wal_autocheckpoint", 10000}, {"synchronous", tc.sync}} {
+		}{{"temp_store", 2}, {"wal_autocheckpoint", tc.pages}, {"synchronous", tc.sync}} {
 			var got int
 			if err := db.QueryRow(`PRAGMA ` + p.pragma).Scan(&got); err != nil {
 				t.Fatal(err)
