@@ -38,7 +38,8 @@ func InsertMany(ctx context.Context, c *mongo.Collection, docs []any) []error {
 // sortedByID encodes the documents and returns them sorted by _id
 // (string _ids first, in byte order; the rest as given), with order[k]
 // the caller's index of the k-th. A document that cannot be encoded gets
-// its error in errs and is left out.
+// its error in errs and is left out. It encodes with the driver's default
+// registry, as the driver would: no collection of ours sets its own.
 func sortedByID(docs []any, errs []error) (raw []any, order []int) {
 	type one struct {
 		raw bson.Raw
