@@ -20,7 +20,7 @@ import (
 // 100 documents to a SQLite transaction, and each transaction writes out
 // every page of the _id index it touched: 100 neighbouring _ids share a
 // few pages where 100 scattered ones touch up to 100. Measured: an
-// import's CPU a game 10% less (docs/benchmarks.md, stop 27). Unordered,
+// import's CPU a game 12% less (docs/benchmarks.md, stop 27). Unordered,
 // the order was never the caller's to rely on.
 func InsertMany(ctx context.Context, c *mongo.Collection, docs []any) []error {
 	out := make([]error, len(docs))
