@@ -33,7 +33,8 @@ import (
 // testdata/realcorpus-gnugo.tsv, kept in the repository), so that a run can
 // be stopped and resumed and the proposal measured again cheaply;
 // -real-corpus-cached-only measures only what the cache holds, without
-// starting GNU Go.
+// starting GNU Go. The kept cache holds every record of the corpus under
+// both rules (level 5), so a cached-only run measures all of it.
 
 var (
 	realCorpus       = flag.String("real-corpus", "", "directory of real game records to measure the dead-stone proposal on")
