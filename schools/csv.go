@@ -47,6 +47,7 @@ var catalogue = map[string]map[string]string{
 		"yes": "yes", "no": "",
 		rating.ResultWin: "win", rating.ResultLoss: "loss", rating.ResultDraw: "draw",
 		"ladder": "ladder", "server": "server", "chinese": "Chinese amateur",
+		"certified_state": "certified", "passed": "passed", "failed": "failed", "awaiting_approval": "awaiting approval", "approved": "approved", "rejected": "rejected",
 	},
 	LangZH: {
 		"username": "用户名", "name": "姓名", "managed": "托管账号", "joined": "加入时间", "classes": "班级",
@@ -81,8 +82,10 @@ func rankText(lang string, r ranks.Rank) string {
 	return r.String()
 }
 
+// stateText is an exam result's state; "certified" has its own key, as
+// the catalogue's "certified" is the column's header.
 func stateText(lang, state string) string {
-	if lang == LangZH && state == "certified" {
+	if state == "certified" {
 		return text(lang, "certified_state")
 	}
 	return text(lang, state)
