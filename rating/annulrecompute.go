@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"unicode/utf8"
 )
 
 // Recomputed is what an annulment with recompute did: the annulment, and
@@ -34,6 +35,10 @@ type Recomputed struct {
 // and applies each once. Games applied while it runs are rated from the
 // scores of that moment and are not corrected.
 func (s *Service) AnnulRecompute(ctx context.Context, in AnnulInput) (Recomputed, error) {
+	// Checked before the annulment, so that no correction can fail on it.
+	if n := utf8.RuneCountInString(in.Reason); n > MaxRecomputeReason {
+		return Recomputed{}, &InputError{"reason", fmt.Sprintf("is %d characters, longer than the limit of %d when later games are recomputed", n, MaxRecomputeReason)}
+	}
 	annul, err := s.Annul(ctx, in)
 	if err != nil {
 		return Recomputed{}, err

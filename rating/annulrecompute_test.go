@@ -1,6 +1,9 @@
 package rating_test
 
 import (
+	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/weiqi-platform/rank/rating"
@@ -67,5 +70,33 @@ func TestAnnulRecomputeIsTheLadderWithoutTheGame(t *testing.T) {
 	}
 	if r, err := svc.Recompute(bg); err != nil || !r.OK() {
 		t.Fatalf("recompute: %+v, %v", r, err)
+	}
+}
+
+// TestAnnulRecomputeReasonRoom: a reason too long to be quoted in each
+// correction's reason is refused before anything is written, where an
+// annulment alone would take it; the longest allowed one recomputes.
+func TestAnnulRecomputeReasonRoom(t *testing.T) {
+	games := archiveGames(80)
+	s := ratingtest.NewMemory()
+	svc := rating.NewService(s, rating.ServiceConfig{Now: fixedClock})
+	if err := applyBatches(svc, games, 20, nil); err != nil {
+		t.Fatal(err)
+	}
+	before := len(ledgerOf(t, s))
+	long := rating.AnnulInput{GameID: games[3].ID, Actor: "root", Reason: strings.Repeat("长", rating.MaxRecomputeReason+1)}
+	_, err := svc.AnnulRecompute(bg, long)
+	var ie *rating.InputError
+	if !errors.As(err, &ie) || ie.Field != "reason" || !strings.Contains(ie.Error(), fmt.Sprint(rating.MaxRecomputeReason)) {
+		t.Fatalf("a reason of %d characters: %v; want an input error naming the reason and its limit", rating.MaxRecomputeReason+1, err)
+	}
+	if n := len(ledgerOf(t, s)); n != before {
+		t.Fatalf("the refused annulment wrote %d entries", n-before)
+	}
+	ok := long
+	ok.Reason = strings.Repeat("长", rating.MaxRecomputeReason)
+	got, err := svc.AnnulRecompute(bg, ok)
+	if err != nil || len(got.Corrections) == 0 {
+		t.Fatalf("a reason of %d characters: %d corrections, %v", rating.MaxRecomputeReason, len(got.Corrections), err)
 	}
 }

@@ -21,6 +21,10 @@ const (
 	// MaxReason bounds a reason, in characters: a paragraph, written
 	// into the audit trail of every player it touches.
 	MaxReason = 1000
+	// MaxRecomputeReason bounds an annulment's reason when its later
+	// games are recomputed: each correction's reason quotes it after two
+	// game ids and the deltas (up to 400 characters), within MaxReason.
+	MaxRecomputeReason = MaxReason - 400
 	// MaxEvidence bounds the evidence ids of a change, each at most
 	// MaxEvidenceID bytes (an exam's game ids).
 	MaxEvidence   = 50
