@@ -108,12 +108,23 @@ func (g *hashGate) run(ctx context.Context, f func()) error {
 // different byte strings would otherwise become one password); valid text
 // is put in Unicode NFC, so that the composed and decomposed forms of one
 // password (é as one code point or as e and an accent) are one password.
+// Past maxReadPassword bytes it is refused too: no password registered
+// (PasswordMaxLen bytes, maybe composed) can be that long even decomposed,
+// and the hash is not fed megabytes at login.
 func normalizePassword(password string) (string, error) {
+	if len(password) > maxReadPassword {
+		return "", &FieldError{Field: "password", Reason: fmt.Sprintf("is %d bytes, longer than any password can be (at most %d bytes)", len(password), PasswordMaxLen)}
+	}
 	if !utf8.ValidString(password) || strings.ContainsRune(password, utf8.RuneError) {
 		return "", &FieldError{Field: "password", Reason: "must be valid UTF-8 text (bytes that are not UTF-8, and U+FFFD that stands for them, are refused)"}
 	}
 	return norm.NFC.String(password), nil
 }
+
+// maxReadPassword bounds a password as read (normalizePassword): Unicode
+// decomposition makes text at most 3 times longer in bytes, so 4 times
+// PasswordMaxLen refuses no password that was registered.
+const maxReadPassword = 4 * PasswordMaxLen
 
 var b64 = base64.RawStdEncoding
 

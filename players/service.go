@@ -145,9 +145,11 @@ func (s *Service) Register(ctx context.Context, username, password, addr string)
 // login is refused rather than left unlimited.
 func (s *Service) Login(ctx context.Context, username, password, addr string) (IssuedToken, error) {
 	// A malformed name is just a wrong one: say nothing about the rules.
+	// Its failures count under one name no account can have, so that the
+	// limiter's keys never carry what the caller sent.
 	name, nerr := NormalizeUsername(username)
 	if nerr != nil {
-		name = username
+		name = malformedName
 	}
 	// Read the password as registration did; text that is not UTF-8 is
 	// refused before it counts as an attempt: it tests no password.
@@ -223,6 +225,10 @@ func (s *Service) Login(ctx context.Context, username, password, addr string) (I
 
 // loginKeys are the limiter's counters of failed logins.
 type loginKeyset struct{ pair, address, account string }
+
+// malformedName stands for every malformed username in the login
+// limiter's keys ("~" is in no username).
+const malformedName = "~malformed"
 
 func loginKeys(name, addr string) loginKeyset {
 	return loginKeyset{

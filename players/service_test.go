@@ -3,6 +3,7 @@ package players_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -546,4 +547,47 @@ func (nopLimiter) Hit(context.Context, string, time.Time, time.Duration) (int64,
 func (nopLimiter) Reset(context.Context, string, time.Time, time.Duration) error { return nil }
 func (nopLimiter) Count(context.Context, string, time.Time, time.Duration) (int64, error) {
 	return 0, nil
+}
+
+// TestLoginBoundsWhatItReads: a malformed username's failures count under
+// one name no account has, so the limiter's keys never carry what the
+// caller sent; a password longer than any registered one is refused
+// before it is hashed or counted.
+func TestLoginBoundsWhatItReads(t *testing.T) {
+	rdb := testsvc.Redis(t)
+	store, err := playerdb.New(context.Background(), testsvc.Mongo(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := players.NewService(store, playerredis.New(rdb), players.Config{Now: (&clock{t: t0}).Now})
+	ctx := context.Background()
+	if _, _, err := s.Register(ctx, "bob", pw, "192.0.2.1"); err != nil {
+		t.Fatal(err)
+	}
+	sent := strings.Repeat("q", 100_000) + "!"
+	if _, err := s.Login(ctx, sent, pw, "192.0.2.77"); !errors.Is(err, players.ErrInvalidCredentials) {
+		t.Fatalf("login as a malformed name: %v, want ErrInvalidCredentials", err)
+	}
+	keys, err := rdb.Keys(ctx, playerredis.KeyPrefix+"login:*").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := false
+	for _, k := range keys {
+		if strings.Contains(k, "qqqqqqqq") || len(k) > 200 {
+			t.Fatalf("a limiter key carries the name sent: %.80q… (%d bytes)", k, len(k))
+		}
+		counted = counted || strings.Contains(k, "192.0.2.77")
+	}
+	if !counted {
+		t.Fatalf("the failure was not counted: keys %v", keys)
+	}
+	long := strings.Repeat("p", 4*players.PasswordMaxLen+1)
+	var fe *players.FieldError
+	if _, err := s.Login(ctx, "bob", long, "192.0.2.78"); !errors.As(err, &fe) || fe.Field != "password" || !strings.Contains(fe.Reason, fmt.Sprint(players.PasswordMaxLen)) {
+		t.Fatalf("login with a %d-byte password: %v, want a password FieldError naming the limit", len(long), err)
+	}
+	if _, err := s.Login(ctx, "bob", pw, "192.0.2.78"); err != nil {
+		t.Fatalf("the right password after: %v", err)
+	}
 }
