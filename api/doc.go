@@ -14,7 +14,8 @@
 // player's games and rating history, aborts) and the public reads
 // (reader: without a token when Deps.PublicReads) and CORS (cors, for
 // Deps.CORSOrigins) live in me.go. It is the only package
-// that imports gin. It must not import the Mongo driver, go-redis, cron,
-// FerretDB or Prometheus: it talks to domain services and small interfaces
-// only.
+// that imports gin. It must not import the Mongo driver, go-redis,
+// FerretDB or Prometheus, nor cron directly (it imports jobs to run a job
+// on demand; schedules belong to jobs): it talks to domain services and
+// small interfaces only.
 package api

@@ -31,6 +31,7 @@
 // Accounts (players) and ratings (rating) are called directly: they are
 // domains below this one.
 //
-// intake imports games, players, rating and internal/outage; it must not
-// import api, jobs, cmd, any adapter or any driver.
+// intake imports games, games/charset (records in any charset), players
+// and rating; it must not import api, jobs, cmd, any adapter or any
+// driver.
 package intake

@@ -14,6 +14,8 @@
 // against the resolution and repairs (FerretDB v1 does not apply a
 // filtered update atomically: see docs/architecture.md).
 //
-// It imports only the standard library and integrity; never a driver,
-// api, jobs or cmd.
+// Scan (scan.go), the nightly run, gives integrity.Detect the rated games
+// of rating, how each ended from intake (in games' terms) and the exams'
+// eligibility checks, so it imports exams, games, intake, integrity and
+// rating; never a driver, api, jobs or cmd.
 package reviews

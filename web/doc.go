@@ -9,7 +9,7 @@
 // HTTP API), and shows their errors through the API's one error table
 // (api.Classify). It imports the domain packages, ranks, games, jobs (to
 // run a job on demand) and api for that table; never an adapter, a
-// driver, cron or internal/app.
+// driver or internal/app, nor cron directly (schedules belong to jobs).
 // internal/app mounts it beside the API handler: /api/..., /healthz,
 // /readyz and /metrics go to the API, every other path to the pages.
 package web

@@ -1,10 +1,3 @@
-// Command rankctl is the platform's admin and data tool: it checks, shows,
-// scores and converts game records (SGF of any server, Tygem .gib,
-// Pandanet .ugf), computes ranks and ratings, and talks to a running rankd.
-// Output is for people by default and JSON with --json.
-//
-// Exit codes: 0 success, 1 the answer is "no" (an illegal record, a failed
-// verification), 2 bad arguments or an error before any answer.
 package main
 
 import (

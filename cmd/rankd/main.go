@@ -1,12 +1,3 @@
-// Command rankd is the rank and rating server: accounts and tokens now, and
-// finished games in, ratings out as the platform grows. With nothing
-// configured it runs on embedded stores (FerretDB on SQLite files under
-// ./data, and an in-process Redis); MONGO_URI and REDIS_URL point it at
-// real servers through the same code. See `rankd -h` for every setting.
-//
-// It stops gracefully on SIGINT or SIGTERM: it stops accepting, lets
-// requests in flight finish (up to the shutdown timeout), then closes the
-// stores.
 package main
 
 import (

@@ -20,5 +20,6 @@
 // after a move; a stale hint is never ahead of the truth, so queries
 // widen by it and filter on the folded state.
 //
-// It imports ranks and the Mongo driver; never api or jobs.
+// It imports exams, games (time controls), ranks, internal/mongox and the
+// Mongo driver; never api or jobs.
 package examdb

@@ -6,7 +6,7 @@
 // whose subject is not storage (its Fail hook injects an outage at a
 // named method), and a settable Clock.
 //
-// It imports exams, games, ranks and the standard library only; adapters
+// It imports exams, ranks and the standard library only; adapters
 // run the contract from their tests, Memory runs it in this package's
 // own; product code never imports it.
 package examtest

@@ -7,6 +7,7 @@
 // injects an outage at a named method. Finished and PendingGame make
 // games as the intake would store them.
 //
-// It imports intake, games and the standard library only (testing for the
-// suites); never a driver, and product code must not import it.
+// It imports intake, games, internal/outage (the outage of the Fail hook)
+// and the standard library only (testing for the suites); never a driver,
+// and product code must not import it.
 package intaketest

@@ -5,6 +5,9 @@
 // stores (which pass the same contract suites) and an in-process Redis
 // for tests of services and handlers.
 //
-// It is test support: only test files import it. It imports internal/app,
-// internal/testsvc and the contract-suite packages' in-memory stores.
+// It is test support: only test files import it. It imports, among
+// others, internal/app, internal/testsvc, the contract-suite packages'
+// in-memory stores, the Redis adapters (the in-memory stack runs them on
+// the in-process Redis) and the collection names of ratingdb and gamedb
+// (tamper.go, for tests that alter what is stored).
 package apptest

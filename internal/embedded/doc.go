@@ -25,6 +25,8 @@
 // command as one line with its code, the driver's endSessions at
 // Disconnect (which FerretDB v1 does not implement) not at all.
 //
-// Only cmd and the test-support package internal/testsvc import it; no
+// Only cmd and the test-support package internal/testsvc import it, and
+// one benchmark (rating/ratingdb's latest_bench_test.go, which needs a
+// store of its own with rankd's tuned indexes); no product code of a
 // domain package, adapter, api or jobs may.
 package embedded

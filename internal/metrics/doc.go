@@ -6,7 +6,7 @@
 // Domain code never imports it nor Prometheus: a domain package declares
 // the small interface it calls (for example
 // `interface{ GameAccepted(); GameRefused(reason string) }`, see Recorder)
-// and cmd passes a *Registry, which has every such method. api likewise
-// sees only an ObserveRequest method and an http.Handler. Only this
-// package and cmd import client_golang.
+// and the wiring (internal/app) passes a *Registry, which has every such
+// method. api likewise sees only an ObserveRequest method and an
+// http.Handler. Only this package imports client_golang (cmd may too).
 package metrics

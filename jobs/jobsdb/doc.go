@@ -2,6 +2,6 @@
 // the zero-setup mode): one document per finished firing, inserted once
 // under its key, so what makes a retried run safe outlives Redis.
 //
-// It imports jobs and the Mongo driver; never api, a domain package or
-// cmd.
+// It imports jobs, internal/mongox and the Mongo driver; never api, a
+// domain package or cmd.
 package jobsdb

@@ -5,5 +5,6 @@
 // is atomic on the server, and all keys share one hash tag so the scripts
 // also run on Redis Cluster.
 //
-// It implements jobs.Leases and imports only jobs and go-redis; never api.
+// It implements jobs.Leases and imports only jobs, internal/redisx (what
+// is an outage) and go-redis; never api.
 package jobsredis

@@ -2,7 +2,7 @@
 // implements matchmaking.Queue and matchmaking.History on one server or a
 // Redis Cluster (any redis.UniversalClient).
 //
-// It imports matchmaking and go-redis, never api or jobs.
+// It imports matchmaking, internal/redisx and go-redis, never api or jobs.
 //
 // # Keys
 //

@@ -4,6 +4,6 @@
 // maps driver errors to the players sentinels so that no driver message
 // leaves it.
 //
-// It imports players and the Mongo driver; it must not import api, jobs,
-// gin, go-redis or FerretDB.
+// It imports players, internal/mongox and the Mongo driver; it must not
+// import api, jobs, gin, go-redis or FerretDB.
 package playerdb

@@ -2,6 +2,6 @@
 // one counter key per (key, window), incremented and given an expiry in one
 // MULTI, so that every rankd replica shares the same counts.
 //
-// It imports players and go-redis; it must not import api, jobs, gin, the
-// Mongo driver or FerretDB.
+// It imports players, internal/redisx and go-redis; it must not import
+// api, jobs, gin, the Mongo driver or FerretDB.
 package playerredis

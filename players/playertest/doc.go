@@ -5,6 +5,7 @@
 // test. Memory is for tests whose subject is not storage; its Fail hook
 // injects an outage at a named method.
 //
-// It imports players and the standard library only (testing for the
-// suite); product code must not import it.
+// It imports players, internal/outage (the outage of the Fail hook) and
+// the standard library only (testing for the suite); product code must
+// not import it.
 package playertest

@@ -9,6 +9,6 @@
 // and written together (DeferProjections, FlushProjections), at most
 // projBatch to a command.
 //
-// It imports rating, internal/mongox, the Mongo driver and google/btree;
-// never api, jobs or cmd.
+// It imports rating, ranks, internal/mongox, the Mongo driver and
+// google/btree; never api, jobs or cmd.
 package ratingdb

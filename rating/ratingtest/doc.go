@@ -7,8 +7,9 @@
 // injects an outage at a named method. ratingdb runs RunBatch on a real
 // store, this package's own test on Memory.
 //
-// It imports rating, ranks (certified ranks in the suite's states) and
-// the standard library only (testing for the suite); never a driver, and
-// product code must not import it. memory.go needs nothing of it but
-// rating, so it can move with its port.
+// It imports rating, ranks (certified ranks in the suite's states),
+// internal/outage (the outage of the Fail hook) and the standard library
+// only (testing for the suite); never a driver, and product code must not
+// import it. memory.go needs nothing of it but rating and internal/outage,
+// so it can move with its port.
 package ratingtest

@@ -4,5 +4,6 @@
 // id; the flag's status field is a hint for listing, written after the
 // resolution and checked against it by every read.
 //
-// It imports reviews and the Mongo driver; never api, jobs or cmd.
+// It imports reviews, internal/mongox and the Mongo driver; never api,
+// jobs or cmd.
 package reviewsdb

@@ -25,6 +25,6 @@
 // of the heads on FerretDB v1, one document per class or school, never
 // per student or per game).
 //
-// It imports schools, internal/mongox and the Mongo driver; never api,
-// jobs or cmd.
+// It imports schools, ranks, internal/mongox and the Mongo driver; never
+// api, jobs or cmd.
 package schooldb

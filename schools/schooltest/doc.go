@@ -5,6 +5,7 @@
 // whose subject is not storage; its Fail hook injects an outage at a
 // named method.
 //
-// It imports schools, internal/outage and the standard library only
-// (testing for the suite); product code must not import it.
+// It imports schools, ranks (the Scale of the suite's schools),
+// internal/outage (the outage of the Fail hook) and the standard library
+// only (testing for the suite); product code must not import it.
 package schooltest
