@@ -326,3 +326,27 @@ func TestRecordKeepsWhatItSays(t *testing.T) {
 		}
 	}
 }
+
+// TestLongTextQuirks: text past its decided length is cut, with a note,
+// never refused and never kept whole.
+func TestLongTextQuirks(t *testing.T) {
+	event := strings.Repeat("杯", MaxInfoText+50)
+	comment := strings.Repeat("好", MaxCommentText+1)
+	runQuirks(t, []quirk{
+		{"EV longer than MaxInfoText", "(;SZ[9]EV[" + event + "];B[ee])", "EV is 250 characters", func(t *testing.T, r *Record) {
+			if r.Event != event[:len("杯")*MaxInfoText] {
+				t.Errorf("event kept %d characters", len([]rune(r.Event)))
+			}
+		}},
+		{"a comment longer than MaxCommentText", "(;SZ[9];B[ee]C[" + comment + "])", "the comment after move 1", func(t *testing.T, r *Record) {
+			if len(r.Comments) != 1 || len([]rune(r.Comments[0].Text)) != MaxCommentText {
+				t.Errorf("comments %d, the first %d characters", len(r.Comments), len([]rune(r.Comments[0].Text)))
+			}
+		}},
+		{"values at their limits: kept whole, no note", "(;SZ[9]KM[7]PC[" + strings.Repeat("x", MaxInfoText) + "];B[ee]C[" + strings.Repeat("y", MaxCommentText) + "])", "", func(t *testing.T, r *Record) {
+			if len(r.Place) != MaxInfoText || len(r.Comments) != 1 || len(r.Comments[0].Text) != MaxCommentText || len(r.Assumptions) != 0 {
+				t.Errorf("place %d, comments %v, assumptions %q", len(r.Place), len(r.Comments), r.Assumptions)
+			}
+		}},
+	})
+}

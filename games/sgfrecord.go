@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // From the main line of an SGF game tree to a Record. Files come from
@@ -183,7 +184,7 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 	}
 	text := func(id string) string {
 		v, _, _ := one(id)
-		return strings.TrimSpace(strings.ToValidUTF8(sgfSimpleText(v), "\uFFFD"))
+		return clipText(id, strings.TrimSpace(strings.ToValidUTF8(sgfSimpleText(v), "\uFFFD")), MaxInfoText, note)
 	}
 	r.Black = Player{Name: text("PB"), Rank: text("BR")}
 	r.White = Player{Name: text("PW"), Rank: text("WR")}
@@ -472,6 +473,14 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 		} else {
 			r.Comments = append(r.Comments, Comment{Move: at, Text: t})
 		}
+	}
+	for i := range r.Comments {
+		c := &r.Comments[i]
+		what := "the game's comment"
+		if c.Move > 0 {
+			what = fmt.Sprintf("the comment after move %d", c.Move)
+		}
+		c.Text = clipText(what, c.Text, MaxCommentText, note)
 	}
 	for _, c := range clocks {
 		if c.node >= cutNode {
@@ -792,4 +801,18 @@ func parseDate(dt string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+// clipText keeps the first limit characters of the value what names, and
+// notes it when it had more.
+func clipText(what, v string, limit int, note func(string, ...any)) string {
+	n := 0
+	for i := range v {
+		if n == limit {
+			note("%s is %d characters, more than the %d kept: the rest is dropped", what, utf8.RuneCountInString(v), limit)
+			return v[:i]
+		}
+		n++
+	}
+	return v
 }
