@@ -141,6 +141,9 @@ func (s *Service) CreateClass(ctx context.Context, by players.Principal, schoolI
 
 // schoolTeachers checks that each username is a teacher of the school.
 func schoolTeachers(sch School, field string, names []string) ([]string, error) {
+	if len(names) > TeachersMax {
+		return nil, &FieldError{field, fmt.Sprintf("at most %d teachers at once, got %d", TeachersMax, len(names))}
+	}
 	var bad []EntryError
 	var out []string
 	for i, n := range names {

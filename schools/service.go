@@ -27,6 +27,9 @@ const (
 	CapacityMax = 500
 	// ListMax bounds a list of usernames added at once.
 	ListMax = 200
+	// TeachersMax bounds a list of teachers named at once (a school's
+	// head teachers, a class's co-teachers): each is one account read.
+	TeachersMax = 50
 	// ReasonMax bounds a reason, in characters.
 	ReasonMax = 500
 	// changeAttempts bounds how often a change is tried again after

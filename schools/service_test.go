@@ -3,6 +3,7 @@ package schools_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -50,6 +51,7 @@ func TestSchoolsAndTeachers(t *testing.T) {
 		{schools.SchoolDraft{Name: "x", Scale: "kgs", HeadTeachers: []string{"head"}}, "scale"},
 		{schools.SchoolDraft{Name: "x"}, "head_teachers"},
 		{schools.SchoolDraft{Name: strings.Repeat("围", 101), HeadTeachers: []string{"head"}}, "name"},
+		{schools.SchoolDraft{Name: "x", HeadTeachers: slices.Repeat([]string{"head"}, schools.TeachersMax+1)}, "head_teachers"},
 	} {
 		var fe *schools.FieldError
 		if _, err := r.svc.CreateSchool(bg, r.admin, tc.d); !errors.As(err, &fe) || fe.Field != tc.field {
@@ -188,6 +190,10 @@ func TestJoinByCode(t *testing.T) {
 		if _, err := r.svc.CreateClass(bg, r.tea, "sch", schools.ClassDraft{Name: "x", EndsOn: bad}); !errors.As(err, &fe) || fe.Field != "ends_on" {
 			t.Errorf("ends_on %s: %v", bad, err)
 		}
+	}
+	many := slices.Repeat([]string{"tea"}, schools.TeachersMax+1)
+	if _, err := r.svc.CreateClass(bg, r.tea, "sch", schools.ClassDraft{Name: "x", CoTeachers: many}); !errors.As(err, &fe) || fe.Field != "co_teachers" || !strings.Contains(fe.Reason, "at most") {
+		t.Errorf("%d co-teachers: %v", len(many), err)
 	}
 }
 
