@@ -90,8 +90,9 @@ func (s Scale) Show(r Rank) Rank {
 	return r
 }
 
-// Chinese prints a rank the Chinese way: 5级, 3段, 职业9段; "" for the
-// zero Rank.
+// Chinese prints a rank the Chinese way: 5级, 3段, 职业九段 (professional
+// ranks are written in Chinese numerals, as players write them); "" for
+// the zero Rank.
 func (r Rank) Chinese() string {
 	n := strconv.Itoa(int(r.level))
 	switch r.kind {
@@ -100,7 +101,11 @@ func (r Rank) Chinese() string {
 	case Dan:
 		return n + "段"
 	case Pro:
-		return "职业" + n + "段"
+		return "职业" + hanNumerals[r.level] + "段"
 	}
 	return ""
 }
+
+// hanNumerals write the professional ranks' levels (1p…9p); Parse reads
+// them back (hanDigits).
+var hanNumerals = [...]string{"〇", "一", "二", "三", "四", "五", "六", "七", "八", "九"}

@@ -70,7 +70,7 @@ func TestParseScaleAndChinese(t *testing.T) {
 	if _, err := ParseScale("kgs"); err == nil {
 		t.Error("ParseScale(kgs) accepted")
 	}
-	for in, want := range map[string]string{"5k": "5级", "3d": "3段", "9p": "职业9段"} {
+	for in, want := range map[string]string{"5k": "5级", "3d": "3段", "9p": "职业九段", "1p": "职业一段"} {
 		if got := MustParse(in).Chinese(); got != want {
 			t.Errorf("%s in Chinese = %q, want %q", in, got, want)
 		}

@@ -108,13 +108,8 @@ func rankText(lang string, v any) string {
 	if lang != "zh" {
 		return r.String() + suffix
 	}
-	if r.Kind() == ranks.Pro {
-		return "职业" + hanDigits[r.Level()] + "段" + suffix
-	}
 	return r.Chinese() + suffix
 }
-
-var hanDigits = []string{"〇", "一", "二", "三", "四", "五", "六", "七", "八", "九"}
 
 func dateText(t time.Time, loc *time.Location) string {
 	if t.IsZero() {
