@@ -44,7 +44,7 @@ func (s *Server) accountRefused(c *ctx, field string, err error) error {
 	if derr != nil {
 		return derr
 	}
-	d.Field, d.Error, d.Detail = field, "err."+code, msg
+	d.Field, d.Error, d.Detail = field, "err."+code, errorDetail(c.lang, err, msg)
 	if _, ok := catalogues["en"][d.Error]; !ok {
 		d.Error = "err.generic"
 	}

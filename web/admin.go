@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"html/template"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -56,7 +57,7 @@ func (s *Server) adminHome(c *ctx) error {
 	}
 	switch q := c.r.URL.Query(); {
 	case q.Get("ran") != "":
-		d.Notice, d.Detail = "admin.job_ran", q.Get("ran")+": "+q.Get("status")
+		d.Notice, d.Detail = "admin.job_ran", q.Get("ran")+": "+termText(c.lang, "job.", q.Get("status"))
 	case q.Get("created") != "":
 		d.Notice, d.Detail = "admin.created", q.Get("created")
 	}
@@ -211,6 +212,10 @@ func (s *Server) adminAudit(c *ctx) error {
 // auditCSVMax bounds the rows of one CSV download.
 const auditCSVMax = 10_000
 
+// auditCSVColumns are the audit CSV's columns (catalogue keys
+// "auditcsv."+column).
+var auditCSVColumns = []string{"at", "username", "seq", "cause", "cause_id", "actor", "opponent", "score_before", "score_after", "rank_before", "rank_after", "delta", "certified_before", "certified_after", "reason"}
+
 func (s *Server) adminAuditCSV(c *ctx) error {
 	q, _, err := auditQuery(c.r)
 	if err != nil {
@@ -223,11 +228,25 @@ func (s *Server) adminAuditCSV(c *ctx) error {
 	}
 	c.w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	c.w.Header().Set("Content-Disposition", `attachment; filename="audit.csv"`)
+	// In the page's language, as the page that links it: the header, the
+	// causes and the ranks (5级 / 3段 in Chinese); the byte order mark
+	// lets spreadsheet programs read the UTF-8.
+	_, _ = io.WriteString(c.w, schools.BOM)
 	w := csv.NewWriter(c.w)
-	_ = w.Write([]string{"at", "username", "seq", "cause", "cause_id", "actor", "opponent", "score_before", "score_after", "rank_before", "rank_after", "delta", "certified_before", "certified_after", "reason"})
+	header := make([]string, len(auditCSVColumns))
+	for i, col := range auditCSVColumns {
+		header[i] = tr(c.lang, "auditcsv."+col)
+	}
+	_ = w.Write(header)
+	rank := func(r string) string {
+		if r == "" {
+			return ""
+		}
+		return rankText(c.lang, r)
+	}
 	for _, e := range es {
-		_ = w.Write([]string{e.At.UTC().Format(time.RFC3339), csvSafe(e.Username), strconv.FormatInt(e.Seq, 10), e.Cause, csvSafe(e.CauseID), csvSafe(e.Actor), csvSafe(e.Opponent),
-			strconv.Itoa(e.ScoreBefore), strconv.Itoa(e.ScoreAfter), e.RankBefore, e.RankAfter, strconv.Itoa(e.Delta), e.CertifiedBefore, e.CertifiedAfter, csvSafe(e.Reason)})
+		_ = w.Write([]string{e.At.UTC().Format(time.RFC3339), csvSafe(e.Username), strconv.FormatInt(e.Seq, 10), termText(c.lang, "cause.", e.Cause), csvSafe(e.CauseID), csvSafe(e.Actor), csvSafe(e.Opponent),
+			strconv.Itoa(e.ScoreBefore), strconv.Itoa(e.ScoreAfter), rank(e.RankBefore), rank(e.RankAfter), strconv.Itoa(e.Delta), rank(e.CertifiedBefore), rank(e.CertifiedAfter), csvSafe(e.Reason)})
 	}
 	w.Flush()
 	return w.Error()
@@ -268,8 +287,8 @@ func (s *Server) adminPromotions(c *ctx) error {
 	for _, r := range all {
 		d.Rows = append(d.Rows, promotionRow{Result: r, Token: base64.RawURLEncoding.EncodeToString([]byte(r.ID))})
 	}
-	if v := c.r.URL.Query().Get("done"); v != "" {
-		d.Notice, d.Detail = "admin.decided", v
+	if q := c.r.URL.Query(); q.Get("done") != "" {
+		d.Notice, d.Detail = "admin.decided", q.Get("done")+": "+termText(c.lang, "exam.result.", q.Get("state"))
 	}
 	c.render(http.StatusOK, "promotions", "promotions.title", d)
 	return nil
@@ -293,7 +312,7 @@ func (s *Server) adminDecide(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.redirect("/admin/promotions?done=" + url.QueryEscape(r.Player+": "+r.State))
+	return c.redirect("/admin/promotions?done=" + url.QueryEscape(r.Player) + "&state=" + url.QueryEscape(r.State))
 }
 
 func (s *Server) adminVerification(c *ctx) error {

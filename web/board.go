@@ -49,7 +49,7 @@ func colourLetter(c games.Color) string {
 // boardOf replays the record move by move (the captures of each move are
 // the stones gone after it) and draws the final position with the dead
 // stones marked; the frames let the page's script step through it.
-func boardOf(r *games.Record, v *games.Verdict) (boardView, string) {
+func boardOf(r *games.Record, v *games.Verdict, lang string) (boardView, string) {
 	bv := boardView{Size: r.Size}
 	f := frames{Size: r.Size, Cell: boardCell, Pad: boardPad, Setup: [][3]any{}, Moves: []frameMove{}, Dead: [][2]int{}}
 	g, err := games.NewGame(r.Size, r.Rules, r.Handicap, r.Setup)
@@ -106,18 +106,18 @@ func boardOf(r *games.Record, v *games.Verdict) (boardView, string) {
 	if len(f.Moves) > 0 && f.Moves[len(f.Moves)-1].X >= 0 {
 		last = &f.Moves[len(f.Moves)-1]
 	}
-	bv.SVG = drawBoard(n, pos, bv.Dead, last)
+	bv.SVG = drawBoard(n, pos, bv.Dead, last, tr(lang, "board.title"))
 	js, _ := json.Marshal(f)
 	return bv, string(js)
 }
 
 // drawBoard writes the board as SVG: lines, star points, coordinates,
 // the stones, the last move and the dead stones (red squares).
-func drawBoard(n int, pos []games.Color, dead []games.Point, last *frameMove) template.HTML {
+func drawBoard(n int, pos []games.Color, dead []games.Point, last *frameMove, title string) template.HTML {
 	w := 2*boardPad + (n-1)*boardCell
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="board" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-labelledby="board-title">`, w, w, w, w)
-	b.WriteString(`<title id="board-title">board</title>`)
+	fmt.Fprintf(&b, `<title id="board-title">%s</title>`, template.HTMLEscapeString(title))
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#e3b873"/>`, w, w)
 	end := boardPad + (n-1)*boardCell
 	for i := range n {

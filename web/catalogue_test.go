@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weiqi-platform/rank/api"
 	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/intake"
@@ -106,6 +107,12 @@ func TestEveryUsedKeyExists(t *testing.T) {
 		"promotion.":     promotionStates,
 		"role.":          {"player", "teacher", "admin", "server"},
 		"cause. (audit)": causes,
+		"exam.session.":  {exams.SessionPairing, exams.SessionOpen, exams.SessionGrading, exams.SessionGraded, exams.SessionMissed},
+		"exam.result.":   {exams.ResultFailed, exams.ResultPassed, exams.ResultAwaiting, exams.ResultApproved, exams.ResultRejected, exams.ResultCertified},
+		"exam.settled.":  {exams.SettledPlayed, exams.SettledDraw, exams.SettledVoid, exams.SettledForfeit},
+		"job.":           {"done", "already_done", "running_elsewhere", "failed"},
+		"err.":           api.Codes(),
+		"auditcsv.":      auditCSVColumns,
 	}
 	for prefix, values := range families {
 		for _, v := range slices.Sorted(slices.Values(values)) {

@@ -111,7 +111,7 @@ func (s *Server) examRefused(c *ctx, id string, err error, key string) error {
 	if derr != nil {
 		return derr
 	}
-	d.Error, d.Detail, d.ErrorSchedule = "err."+code, msg, id
+	d.Error, d.Detail, d.ErrorSchedule = "err."+code, errorDetail(c.lang, err, msg), id
 	if _, ok := catalogues["en"][d.Error]; !ok {
 		d.Error = "err.generic"
 	}

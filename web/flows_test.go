@@ -177,7 +177,7 @@ func TestAdminApprovesAPromotionAndFindsItInTheAuditTrail(t *testing.T) {
 	b := newBrowser(t, w.base)
 	b.login(adminName)
 	code, _, body := b.get("/exams/" + w.schedule)
-	if code != 200 || strings.Count(body, `href="/games/`) < 4 || !strings.Contains(body, "awaiting_approval") {
+	if code != 200 || strings.Count(body, `href="/games/`) < 4 || !strings.Contains(body, "awaiting approval") || strings.Contains(body, "awaiting_approval") {
 		t.Fatalf("the session's pairings and standings: %d\n%s", code, body)
 	}
 	code, _, body = b.get("/admin/promotions")
@@ -232,8 +232,14 @@ func TestExamRegistrationAndItsRefusal(t *testing.T) {
 	}
 	weak.lang = "zh"
 	code, _, body = weak.post("/exams/weekly-1d/register", url.Values{}, true)
-	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "你的阶梯段位低于本次升段赛的最低要求") || !strings.Contains(body, `id="refusal"`) {
+	// In Chinese only: the service's English reason is not shown there.
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "你的阶梯段位低于本次升段赛的最低要求") || !strings.Contains(body, `id="refusal-reason"`) || strings.Contains(body, "is below the") {
 		t.Errorf("refusal: %d\n%s", code, body)
+	}
+	weak.lang = "en"
+	code, _, body = weak.post("/exams/weekly-1d/register", url.Values{}, true)
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, `id="refusal"`) || !strings.Contains(body, "is below the") {
+		t.Errorf("refusal in English: %d\n%s", code, body)
 	}
 }
 

@@ -5,6 +5,9 @@ import (
 	"net/http"
 
 	"golang.org/x/text/language"
+
+	"github.com/weiqi-platform/rank/api"
+	"github.com/weiqi-platform/rank/players"
 )
 
 // languages the pages speak, the first the default.
@@ -46,4 +49,35 @@ func tr(lang, key string, args ...any) string {
 		return fmt.Sprintf(s, args...)
 	}
 	return s
+}
+
+// errorDetail is what a page shows beside an error's translated code: on
+// English pages the API's message (it names the field and the limit); on
+// Chinese pages, where that message would be English, the rule of the
+// field it names ("rule."+field), else the field's name.
+func errorDetail(lang string, err error, msg string) string {
+	if lang != "zh" {
+		return msg
+	}
+	f := api.ErrorField(err)
+	switch {
+	case f == "":
+		return ""
+	case hasKey(lang, "rule."+f):
+		return tr(lang, "rule."+f, ruleArgs[f]...)
+	}
+	return tr(lang, "detail.field", f)
+}
+
+// ruleArgs fill the rules' numbers from the limits they state.
+var ruleArgs = map[string][]any{
+	"username":     {players.UsernameMinLen, players.UsernameMaxLen},
+	"password":     {players.PasswordMinLen, players.PasswordMaxLen},
+	"new_password": {players.PasswordMinLen, players.PasswordMaxLen},
+	"display_name": {players.DisplayNameMaxLen},
+}
+
+func hasKey(lang, key string) bool {
+	_, ok := catalogues[lang][key]
+	return ok
 }

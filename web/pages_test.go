@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/internal/app"
 	"github.com/weiqi-platform/rank/internal/apptest"
 	"github.com/weiqi-platform/rank/rating"
@@ -190,5 +191,39 @@ func TestLeaderboardFilterSearchAndTheGamesSGF(t *testing.T) {
 	}
 	if code, _, _ := b.get("/games/no-such-game"); code != http.StatusNotFound {
 		t.Errorf("unknown game: %d", code)
+	}
+}
+
+// TestGamePageSpeaksTheLanguage: a game's result, rules and its
+// count_unverified flag (a game server's claim the count did not give)
+// are written in the page's language.
+func TestGamePageSpeaksTheLanguage(t *testing.T) {
+	w := newWorld(t, 2)
+	sgf := "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PB[" + w.students[0] + "]PW[" + w.students[1] + "]RE[B+50];B[ee];W[ec];B[];W[])"
+	acc, err := w.st.Intake.Submit(t.Context(), intake.Submission{SourceID: "web-test-unverified", SGF: []byte(sgf), By: adminName, Trusted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := acc.Game.Verdict; v == nil || !v.CountUnverified {
+		t.Fatalf("the claim was verified: %+v", acc.Game.Verdict)
+	}
+	b := newBrowser(t, w.base)
+	b.login(adminName)
+	for _, tc := range []struct{ lang, result, rules, flag string }{
+		{"en", "Black wins by 50 points", "Chinese", "Count not verified"},
+		{"zh", "黑胜 50 目", "中国规则", "数子未核实"},
+	} {
+		b.lang = tc.lang
+		code, _, body := b.get("/games/" + acc.Game.ID)
+		if code != 200 || !strings.Contains(body, tc.result) || !strings.Contains(body, tc.rules) || !strings.Contains(body, `id="game-flag"`) || !strings.Contains(body, tc.flag) {
+			t.Errorf("%s: %d; want %q, %q and the flag %q:\n%s", tc.lang, code, tc.result, tc.rules, tc.flag, body)
+		}
+		if strings.Contains(body, ">B+50<") {
+			t.Errorf("%s: the result is shown as the record writes it", tc.lang)
+		}
+	}
+	b.lang = "zh"
+	if _, _, body := b.get("/games/" + w.gameID); !strings.Contains(body, "白中盘胜") || strings.Contains(body, `id="game-flag"`) {
+		t.Errorf("a resigned game in Chinese, not flagged:\n%s", body)
 	}
 }

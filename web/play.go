@@ -107,7 +107,7 @@ func (s *Server) playPost(c *ctx) error {
 		if status >= 500 {
 			return err
 		}
-		d.Error, d.Detail = "err."+code, msg
+		d.Error, d.Detail = "err."+code, errorDetail(c.lang, err, msg)
 		if _, ok := catalogues["en"][d.Error]; !ok {
 			d.Error = "err.generic"
 		}

@@ -176,8 +176,12 @@ type gameData struct {
 	Moves     int
 	Dead      int
 	Score     *games.Score
-	CanAbort  bool      // the caller plays the pending game, still abortable
-	AbortBy   time.Time // until when
+	// CountUnverified: a game server's claim was taken on trust (flag
+	// count_unverified); Computed is what the count gave.
+	CountUnverified bool
+	Computed        string
+	CanAbort        bool      // the caller plays the pending game, still abortable
+	AbortBy         time.Time // until when
 }
 
 func (s *Server) game(c *ctx) error {
@@ -192,11 +196,12 @@ func (s *Server) game(c *ctx) error {
 	if g.Record != nil {
 		d.Rules = g.Record.Rules.String()
 		d.Moves = len(g.Record.Moves)
-		d.Board, d.Frames = boardOf(g.Record, g.Verdict)
+		d.Board, d.Frames = boardOf(g.Record, g.Verdict, c.lang)
 		d.Dead = len(d.Board.Dead)
 	}
 	if v := g.Verdict; v != nil {
 		d.Result, d.Score = v.Result, v.Score
+		d.CountUnverified, d.Computed = v.CountUnverified, v.Computed
 	}
 	if g.Status == intake.StatusRated {
 		for _, p := range []string{g.Black, g.White} {

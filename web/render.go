@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/weiqi-platform/rank/api"
+	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/ranks"
 )
@@ -70,6 +71,51 @@ func (p *page) Path() string { return p.c.r.URL.RequestURI() }
 // 5级 / 3段 / 职业九段 in Chinese. It takes a ranks.Rank or its text,
 // with a trailing "?" while the rank is not settled.
 func (p *page) Rank(v any) string { return rankText(p.c.lang, v) }
+
+// Term is the catalogue's text for prefix+v (a role, a ruleset, a state
+// a domain package names), v itself when the catalogue has none (a
+// ruleset given by its parameters).
+func (p *page) Term(prefix, v string) string { return termText(p.c.lang, prefix, v) }
+
+func termText(lang, prefix, v string) string {
+	if hasKey(lang, prefix+v) {
+		return tr(lang, prefix+v)
+	}
+	return v
+}
+
+// Result writes a game's result (B+R, W+2.5, Draw, Void) in the page's
+// language; text it cannot read is shown as it is.
+func (p *page) Result(s string) string { return resultText(p.c.lang, s) }
+
+func resultText(lang, s string) string {
+	r, ok, err := games.ParseResult(s)
+	if err != nil || !ok {
+		return s
+	}
+	switch {
+	case r.End == games.EndVoid:
+		return tr(lang, "res.void")
+	case r.IsDraw():
+		return tr(lang, "res.draw")
+	case r.Winner != games.Black && r.Winner != games.White:
+		return s
+	}
+	who := tr(lang, "colour.black")
+	if r.Winner == games.White {
+		who = tr(lang, "colour.white")
+	}
+	switch r.End {
+	case games.EndScore:
+		if r.NoMargin {
+			return tr(lang, "res.win", who)
+		}
+		return tr(lang, "res.score", who, strconv.FormatFloat(r.Margin, 'f', -1, 64))
+	case games.EndResign, games.EndTime, games.EndForfeit, games.EndEscape:
+		return tr(lang, "res."+string(r.End), who)
+	}
+	return tr(lang, "res.win", who)
+}
 
 // Date writes an instant in the viewer's time zone.
 func (p *page) Date(t time.Time) string { return dateText(t, p.c.zone()) }
@@ -136,13 +182,13 @@ func (c *ctx) zone() *time.Location {
 func (c *ctx) render(status int, name, title string, data any) {
 	t, ok := c.s.pages[name]
 	if !ok {
-		http.Error(c.w, "no page "+name, http.StatusInternalServerError)
+		http.Error(c.w, "no page "+name+" / 没有页面 "+name, http.StatusInternalServerError)
 		return
 	}
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, "layout", &page{c: c, Title: title, Data: data}); err != nil {
 		c.s.log.ErrorContext(c.r.Context(), "render", "page", name, "err", err)
-		http.Error(c.w, "internal error", http.StatusInternalServerError)
+		http.Error(c.w, "internal error / 服务器出错了", http.StatusInternalServerError)
 		return
 	}
 	c.w.Header().Set("Content-Type", "text/html; charset=utf-8")

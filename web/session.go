@@ -200,7 +200,7 @@ func (c *ctx) formError(page, title string, d authData, err error) error {
 		d.Error = "err.generic"
 	}
 	if status < 500 {
-		d.Detail = msg
+		d.Detail = errorDetail(c.lang, err, msg)
 	}
 	c.render(status, page, title, d)
 	return nil

@@ -211,7 +211,13 @@ func (c *ctx) fail(err error) {
 		if status == http.StatusInternalServerError {
 			c.s.log.ErrorContext(c.r.Context(), "page error", "path", c.r.URL.Path, "err", err)
 		} else if status != http.StatusNotFound && status != http.StatusForbidden {
-			detail = msg
+			detail = errorDetail(c.lang, err, msg)
+		}
+		// An exam's refusal says why in the page's language (a teacher's
+		// nomination lands here).
+		var refusal *exams.RefusalError
+		if errors.As(err, &refusal) && hasKey(c.lang, "refusal."+refusal.Code) {
+			detail = tr(c.lang, "refusal."+refusal.Code)
 		}
 	}
 	d := errorData{Status: status, Key: key, Detail: detail}
