@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -12,6 +13,7 @@ import (
 	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/internal/app"
 	"github.com/weiqi-platform/rank/internal/apptest"
+	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/rating"
 )
 
@@ -225,5 +227,24 @@ func TestGamePageSpeaksTheLanguage(t *testing.T) {
 	b.lang = "zh"
 	if _, _, body := b.get("/games/" + w.gameID); !strings.Contains(body, "白中盘胜") || strings.Contains(body, `id="game-flag"`) {
 		t.Errorf("a resigned game in Chinese, not flagged:\n%s", body)
+	}
+}
+
+// TestFieldRuleInTheLanguage: a refused form says what is wrong with the
+// field in the page's language: the API's message in English, the
+// field's rule from the catalogue in Chinese (with the limits' numbers).
+func TestFieldRuleInTheLanguage(t *testing.T) {
+	w := newWorld(t, 0)
+	for _, tc := range []struct{ lang, want, not string }{
+		{"en", "must start with a letter", "用户名为"},
+		{"zh", fmt.Sprintf("用户名为 %d 至 %d 个字符", players.UsernameMinLen, players.UsernameMaxLen), "must start"},
+	} {
+		b := newBrowser(t, w.base)
+		b.lang = tc.lang
+		_, _, _ = b.get("/register") // the form's token
+		code, _, body := b.post("/register", url.Values{"username": {"9lives"}, "password": {password}, "password2": {password}}, true)
+		if code != http.StatusUnprocessableEntity || !strings.Contains(body, tc.want) || strings.Contains(body, tc.not) {
+			t.Errorf("%s: %d; want %q and not %q:\n%s", tc.lang, code, tc.want, tc.not, body)
+		}
 	}
 }
