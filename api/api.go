@@ -100,7 +100,7 @@ func New(d Deps) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{deps: d, log: d.Logger, engine: e}
-	e.Use(s.requestID, s.observe, s.cors, s.limitBody, s.deadline)
+	e.Use(s.requestID, s.observe, s.cors, s.limitBody, s.deadline, s.checkParams)
 	e.NoRoute(func(c *gin.Context) {
 		s.fail(c, &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no route " + c.Request.URL.Path})
 	})

@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -415,4 +416,26 @@ func TestMetricsByRouteAndStatus(t *testing.T) {
 			t.Errorf("metrics lack %s", want)
 		}
 	}
+}
+
+// TestAddressBounds: every route refuses an address past the decided
+// bounds (a path parameter's bytes, a query value's bytes, the number of
+// query values, control characters) with 400 invalid_parameter naming the
+// parameter, before its handler runs; values at the bounds pass.
+func TestAddressBounds(t *testing.T) {
+	e := newEnv(t)
+	long := strings.Repeat("a", api.MaxPathParam+1)
+	out := e.expect(req{method: "GET", path: "/api/v1/players/" + long}, 400, "invalid_parameter")
+	if p, _ := out.errDetails()["parameter"].(string); p == "" || !strings.Contains(string(out.Body), fmt.Sprint(api.MaxPathParam)) {
+		t.Errorf("a long path parameter: %s", out.Body)
+	}
+	out = e.expect(req{method: "GET", path: "/healthz?reason=" + strings.Repeat("x", api.MaxQueryValue+1)}, 400, "invalid_parameter")
+	if out.errDetails()["parameter"] != "reason" {
+		t.Errorf("a long query value: %s", out.Body)
+	}
+	e.expect(req{method: "GET", path: "/healthz?reason=" + strings.Repeat("x", api.MaxQueryValue)}, 200, "")
+	e.expect(req{method: "GET", path: "/healthz?x=a%01b"}, 400, "invalid_parameter")
+	e.expect(req{method: "GET", path: "/healthz?x=%FF"}, 400, "invalid_parameter")
+	e.expect(req{method: "GET", path: "/healthz?" + strings.Repeat("x=1&", api.MaxQueryValues+1)}, 400, "invalid_parameter")
+	e.expect(req{method: "GET", path: "/healthz?" + strings.Repeat("x=1&", api.MaxQueryValues-1) + "x=1"}, 200, "")
 }

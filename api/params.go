@@ -1,0 +1,65 @@
+package api
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gin-gonic/gin"
+)
+
+// Decided bounds of what the address carries, checked for every route
+// before its handler (each handler then checks its own parameters'
+// meaning): a path parameter is an id or a username, so at most
+// MaxPathParam bytes; a query value at most MaxQueryValue bytes (a reason
+// of rating.MaxReason characters fits); at most MaxQueryValues values in
+// all. Text must be UTF-8 without control characters.
+const (
+	MaxPathParam   = 256
+	MaxQueryValue  = 4096
+	MaxQueryValues = 64
+)
+
+// checkParams refuses an address past those bounds with 400
+// invalid_parameter naming the parameter and the limit; it changes
+// nothing.
+func (s *Server) checkParams(c *gin.Context) {
+	for _, p := range c.Params {
+		if err := paramText(p.Key, p.Value, MaxPathParam); err != nil {
+			s.fail(c, err)
+			return
+		}
+	}
+	n := 0
+	for k, vs := range c.Request.URL.Query() {
+		n += len(vs)
+		if n > MaxQueryValues {
+			s.fail(c, badParam(k, fmt.Sprintf("the address has more than %d query values", MaxQueryValues)))
+			return
+		}
+		if err := paramText(k, k, MaxPathParam); err != nil {
+			s.fail(c, err)
+			return
+		}
+		for _, v := range vs {
+			if err := paramText(k, v, MaxQueryValue); err != nil {
+				s.fail(c, err)
+				return
+			}
+		}
+	}
+	c.Next()
+}
+
+func paramText(name, v string, limit int) error {
+	switch {
+	case len(v) > limit:
+		return badParam(name, fmt.Sprintf("%s is %d bytes, longer than the limit of %d", name, len(v), limit))
+	case !utf8.ValidString(v):
+		return badParam(name, name+" is not UTF-8 text")
+	case strings.IndexFunc(v, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r' }) >= 0:
+		return badParam(name, name+" holds a control character")
+	}
+	return nil
+}
