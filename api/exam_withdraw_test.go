@@ -39,6 +39,9 @@ func TestExamWithdrawal(t *testing.T) {
 	w.expect(withdraw(w.teacher, "bob"), 403, "not_your_student")
 	w.expect(withdraw(w.admin, ""), 403, "")
 	w.expect(req{method: "DELETE", path: "/api/v1/exams/nope/registrations", token: w.tok["bob"]}, 404, "not_found")
+	if out := w.expect(req{method: "DELETE", path: "/api/v1/exams/nope/registrations?player=no%20one", token: w.tok["bob"]}, 400, "invalid_parameter"); out.errDetails()["parameter"] != "player" {
+		t.Errorf("a malformed ?player=: %s", out.Body)
+	}
 	w.expect(withdraw(w.teacher, "dan"), 204, "")
 
 	// The session opens without ann and dan; after that, bob stays.

@@ -181,7 +181,12 @@ func (s *Server) withdrawFromExam(c *gin.Context) {
 	ctx := c.Request.Context()
 	caller, _ := principalOf(c)
 	player := caller.Username
-	if name := c.Query("player"); name != "" && name != caller.Username {
+	name, err := queryUsername(c, "player")
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if name != "" && name != caller.Username {
 		if err := s.forStudent(ctx, caller, name, "players withdraw themselves; only a teacher withdraws a student"); err != nil {
 			s.fail(c, err)
 			return

@@ -44,7 +44,12 @@ func (s *Server) listFlags(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	q := reviews.Query{Status: c.Query("status"), Kind: integrity.Kind(c.Query("kind")), Player: c.Query("player"), Limit: limit + 1}
+	player, err := queryUsername(c, "player")
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	q := reviews.Query{Status: c.Query("status"), Kind: integrity.Kind(c.Query("kind")), Player: player, Limit: limit + 1}
 	if has {
 		q.After = &cur
 	}

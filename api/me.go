@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -510,8 +511,13 @@ type abortCountJSON struct {
 	Games  []string  `json:"games"`
 }
 
-// DefaultAbortDays is the span GET /admin/aborts counts without since.
-const DefaultAbortDays = 30
+// DefaultAbortDays is the span GET /admin/aborts counts without since;
+// MaxAbortDays the longest it counts (a year: aborts are a pattern of the
+// recent past).
+const (
+	DefaultAbortDays = 30
+	MaxAbortDays     = 366
+)
 
 // listAborts counts the aborts per player who aborted, the most first.
 func (s *Server) listAborts(c *gin.Context) {
@@ -520,6 +526,10 @@ func (s *Server) listAborts(c *gin.Context) {
 		t, err := time.Parse(rating.DateLayout, v)
 		if err != nil {
 			s.fail(c, badParam("since", "since must be a date YYYY-MM-DD (UTC), got "+strconv.Quote(v)))
+			return
+		}
+		if now := s.deps.Games.Now(); t.After(now) || t.Before(now.AddDate(0, 0, -MaxAbortDays)) {
+			s.fail(c, badParam("since", fmt.Sprintf("since must be a day within the last %d days, got %s", MaxAbortDays, v)))
 			return
 		}
 		since = t

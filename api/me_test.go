@@ -366,5 +366,16 @@ func TestPendingGameAfterRestartAndAbort(t *testing.T) {
 	if out := e.expect(req{method: "GET", path: "/api/v1/admin/aborts?since=March", token: admin}, 400, "invalid_parameter"); out.errDetails()["parameter"] != "since" {
 		t.Errorf("details %v", out.errDetails())
 	}
+	// A day within the last year, not after today.
+	for _, day := range []string{"2024-01-01", "2030-01-01"} {
+		if out := e.expect(req{method: "GET", path: "/api/v1/admin/aborts?since=" + day, token: admin}, 400, "invalid_parameter"); !strings.Contains(string(out.Body), "366") {
+			t.Errorf("since %s: %s", day, out.Body)
+		}
+	}
+	// A player named in a filter is a username.
+	if out := e.expect(req{method: "GET", path: "/api/v1/admin/flags?player=no%20such%20name", token: admin}, 400, "invalid_parameter"); out.errDetails()["parameter"] != "player" {
+		t.Errorf("flags ?player=: %s", out.Body)
+	}
+	e.expect(req{method: "GET", path: "/api/v1/admin/flags?player=BOB", token: admin}, 200, "")
 	e.expect(req{method: "GET", path: "/api/v1/admin/aborts", token: bob}, 403, "forbidden")
 }

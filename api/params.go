@@ -1,12 +1,15 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/weiqi-platform/rank/players"
 )
 
 // Decided bounds of what the address carries, checked for every route
@@ -62,4 +65,22 @@ func paramText(name, v string, limit int) error {
 		return badParam(name, name+" holds a control character")
 	}
 	return nil
+}
+
+// queryUsername reads the query parameter name as a username (its normal
+// form), "" when absent; a malformed one is 400 invalid_parameter.
+func queryUsername(c *gin.Context, name string) (string, error) {
+	v := c.Query(name)
+	if v == "" {
+		return "", nil
+	}
+	u, err := players.NormalizeUsername(v)
+	if err != nil {
+		var fe *players.FieldError
+		if errors.As(err, &fe) {
+			return "", badParam(name, name+" "+fe.Reason)
+		}
+		return "", badParam(name, name+" is not a username")
+	}
+	return u, nil
 }

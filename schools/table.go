@@ -218,6 +218,11 @@ func (s *Service) table(ctx context.Context, sch School, ms []Member, classes ma
 		if since, err = ParseDate("since", q.Since, loc); err != nil {
 			return Table{}, err
 		}
+		// As far back as a range may span, and not after today.
+		today := rating.Midnight(now, loc)
+		if since.After(today) || since.Before(today.AddDate(-MaxSpanYears, 0, 0)) {
+			return Table{}, &FieldError{"since", fmt.Sprintf("must be a day within the last %d years, got %s", MaxSpanYears, q.Since)}
+		}
 	}
 	t := Table{SchoolID: sch.ID, Scale: sch.Scale, TimeZone: sch.TimeZone, Sort: q.Sort, Desc: q.Desc,
 		Week:   Range{From: rating.WeekStart(now, loc), To: rating.Midnight(now, loc)},

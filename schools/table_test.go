@@ -3,6 +3,7 @@ package schools_test
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -83,6 +84,13 @@ func TestClassTable(t *testing.T) {
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s = %v, want %v", tc.what, tc.got, tc.want)
+		}
+	}
+	// since is a day of the last MaxSpanYears, not after today.
+	for _, bad := range []string{"2019-01-01", "2099-01-01"} {
+		var fe *schools.FieldError
+		if _, err := r.svc.Table(bg, r.tea, c.ID, schools.TableQuery{Since: bad}); !errors.As(err, &fe) || fe.Field != "since" {
+			t.Errorf("since %s: %v", bad, err)
 		}
 	}
 	// Change since the start of the month: bob went down a rank.
