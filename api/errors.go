@@ -166,6 +166,13 @@ var errorTable = []rule{
 			errors.As(err, &e)
 			return e.Error(), map[string]any{"source_id": e.SourceID, "game_id": e.GameID}
 		}},
+	{as: func(err error) bool { var e *intake.NotAbortableError; return errors.As(err, &e) },
+		status: http.StatusConflict, code: "not_abortable", message: "the game may no longer be aborted",
+		detail: func(err error) (string, map[string]any) {
+			var e *intake.NotAbortableError
+			errors.As(err, &e)
+			return e.Error(), map[string]any{"reason": e.Reason, "window_seconds": int64(e.Window / time.Second)}
+		}},
 	{is: intake.ErrNotPending, status: http.StatusConflict, code: "game_not_pending", message: "the game named is not waiting for its result (finished or expired)"},
 	{is: intake.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "no such game"},
 

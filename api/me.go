@@ -492,11 +492,6 @@ func (s *Server) ratingHistory(c *gin.Context) {
 func (s *Server) abortGame(c *gin.Context) {
 	by, _ := principalOf(c)
 	g, err := s.deps.Games.Abort(c.Request.Context(), c.Param("id"), by.Username)
-	var na *intake.NotAbortableError
-	if errors.As(err, &na) {
-		err = &Error{Status: http.StatusConflict, Code: "not_abortable", Message: na.Error(),
-			Details: map[string]any{"reason": na.Reason, "window_seconds": int64(na.Window / time.Second)}}
-	}
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -326,6 +326,10 @@ func TestPlayersGamesArchiveAndAbort(t *testing.T) {
 	if _, _, body := ann.get(game); !strings.Contains(body, "aborted") || strings.Contains(body, `id="abort"`) {
 		t.Errorf("after the abort:\n%s", body)
 	}
+	// Again: refused as the API refuses it, in the page's words.
+	if code, _, body := ann.post(game+"/abort", url.Values{}, true); code != http.StatusConflict || !strings.Contains(body, "may no longer be aborted") && !strings.Contains(body, "not waiting for its result") {
+		t.Errorf("a second abort: %d\n%s", code, body)
+	}
 	// The admins see who aborts.
 	admin := newBrowser(t, w.base)
 	admin.login(adminName)

@@ -104,16 +104,9 @@ func (s *Server) playerArchive(c *ctx) error {
 // gameAbort voids the caller's pending game within the abort window.
 func (s *Server) gameAbort(c *ctx) error {
 	id := c.r.PathValue("id")
-	_, err := s.d.Games.Abort(c.r.Context(), id, c.user.Username)
-	var na *intake.NotAbortableError
-	switch {
-	case errors.As(err, &na):
-		return &pageError{status: http.StatusConflict, key: "err.not_abortable", detail: na.Reason}
-	case errors.Is(err, intake.ErrNotInGame):
-		return errForbidden
-	case errors.Is(err, intake.ErrNotPending):
-		return &pageError{status: http.StatusConflict, key: "err.game_not_pending"}
-	case err != nil:
+	// Refusals (not abortable, not the caller's, not pending) read as
+	// the API answers them (api.Classify).
+	if _, err := s.d.Games.Abort(c.r.Context(), id, c.user.Username); err != nil {
 		return err
 	}
 	return c.redirect("/games/" + url.PathEscape(id))
