@@ -447,4 +447,20 @@ func TestPlayersByServerIDs(t *testing.T) {
 	if g := out.JSON["game"].(map[string]any); g["black"] != "alice" || g["white"] != "bob" {
 		t.Fatalf("game %v", g)
 	}
+	// The ids are the linking server's own: another server, or an admin
+	// (who links none), naming them reaches no account, and cannot link
+	// into the first server's namespace either.
+	other := e.account("tygem", players.RoleServer)
+	for who, tok := range map[string]string{"another server": other, "an admin": e.admin} {
+		out := e.expect(req{method: "POST", path: "/api/v1/games?source_id=s-ids-2&black_id=fox-1001&white_id=fox-2002", token: tok, body: sgf,
+			header: map[string]string{"Content-Type": "application/x-go-sgf"}}, 422, "unknown_player")
+		if out.errDetails()["external_id"] != "fox-1001" {
+			t.Errorf("%s with the first server's ids: %s", who, out.Body)
+		}
+	}
+	e.expect(req{method: "PUT", path: "/api/v1/server/players/fox-1001", token: other, body: map[string]string{"username": "bob"}}, 200, "")
+	out = post("&black_id=fox-1001&white_id=fox-2002", 200, "")
+	if g := out.JSON["game"].(map[string]any); g["black"] != "alice" {
+		t.Fatalf("the first server's link moved: %v", g)
+	}
 }
