@@ -1,6 +1,7 @@
 package schools_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/weiqi-platform/rank/players"
@@ -67,5 +68,40 @@ func TestInviteCodes(t *testing.T) {
 		if _, ok := schools.NormalizeCode(bad); ok {
 			t.Errorf("NormalizeCode(%q) accepted", bad)
 		}
+	}
+}
+
+// TestSameSchoolTeacherOnlyOwnClasses: a teacher of the same school who
+// does not teach the class may not place, reset the password of or move
+// its students, and does not teach them; the class's own teacher may.
+func TestSameSchoolTeacherOnlyOwnClasses(t *testing.T) {
+	r := newRig(t)
+	r.player("ann")
+	c := r.class("mine", 10)
+	if _, err := r.svc.AddStudents(bg, r.tea, c.ID, []string{"ann"}); err != nil {
+		t.Fatal(err)
+	}
+	other := r.teacher("tea2")
+	if _, err := r.svc.AddTeacher(bg, r.head, "sch", schools.TeacherDraft{Username: "tea2"}); err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := r.svc.CreateClass(bg, other, "sch", schools.ClassDraft{Name: "theirs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.svc.Place(bg, other, c.ID, "ann", schools.Placement{Rank: "5k", Reason: "test"}); !errors.Is(err, schools.ErrDenied) {
+		t.Errorf("another teacher places ann: %v", err)
+	}
+	if _, err := r.svc.ResetPassword(bg, other, c.ID, "ann"); !errors.Is(err, schools.ErrDenied) {
+		t.Errorf("another teacher resets ann's password: %v", err)
+	}
+	if _, _, err := r.svc.Move(bg, other, c.ID, "ann", theirs.ID); !errors.Is(err, schools.ErrDenied) {
+		t.Errorf("another teacher moves ann into their class: %v", err)
+	}
+	if ok, err := r.svc.Teaches(bg, other, "ann"); err != nil || ok {
+		t.Errorf("another teacher teaches ann: %v %v", ok, err)
+	}
+	if ok, err := r.svc.Teaches(bg, r.tea, "ann"); err != nil || !ok {
+		t.Errorf("the class's teacher does not teach ann: %v %v", ok, err)
 	}
 }
