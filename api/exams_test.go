@@ -68,7 +68,12 @@ func newExamWorld(t *testing.T, approval bool) *examWorld {
 	// sensei teaches dan and eve (a teacher nominates only their students).
 	out = e.expect(req{method: "POST", path: "/api/v1/schools", token: w.admin, body: map[string]any{"name": "dojo", "head_teachers": []string{"sensei"}}}, 201, "")
 	out = e.expect(req{method: "POST", path: "/api/v1/schools/" + out.JSON["id"].(string) + "/classes", token: w.teacher, body: map[string]any{"name": "exam class"}}, 201, "")
+	// Added by the teacher, then joined with the class's code: a teacher
+	// registers only students who consented.
 	e.expect(req{method: "POST", path: "/api/v1/classes/" + out.JSON["id"].(string) + "/students", token: w.teacher, body: map[string]any{"usernames": []string{"dan", "eve"}}}, 200, "")
+	for _, n := range []string{"dan", "eve"} {
+		e.expect(req{method: "POST", path: "/api/v1/classes/join", token: w.tok[n], body: map[string]any{"code": out.JSON["invite_code"]}}, 201, "")
+	}
 	return w
 }
 

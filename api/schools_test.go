@@ -225,6 +225,12 @@ func TestSchoolFlowOverHTTP(t *testing.T) {
 	// Placement: before the first game, then already_played.
 	w.tok["stu-f"] = w.register("stu-f")
 	w.expect(req{method: "POST", path: cls + "/students", token: w.tt, body: map[string]any{"usernames": []string{"stu-f"}}}, 200, "")
+	// Added by username, stu-f is only followed: placed once they join
+	// with the code (their consent), staying in the class.
+	w.expect(req{method: "POST", path: cls + "/students/stu-f/placement", token: w.tt, body: map[string]any{"rank": "4k", "reason": "club 4k"}}, 403, "not_yours")
+	code := w.expect(req{method: "GET", path: cls, token: w.tt}, 200, "").JSON["invite_code"]
+	w.expect(req{method: "POST", path: "/api/v1/classes/join", token: w.tok["stu-f"], body: map[string]any{"code": code}}, 201, "")
+	w.expect(req{method: "POST", path: "/api/v1/classes/join", token: w.tok["stu-f"], body: map[string]any{"code": code}}, 409, "already_member")
 	out = w.expect(req{method: "POST", path: cls + "/students/stu-f/placement", token: w.tt, body: map[string]any{"rank": "4k", "reason": "club 4k"}}, 201, "")
 	if e := out.JSON["entries"].([]any)[0].(map[string]any); e["cause"] != "placement" || e["actor"] != "tea-t" || e["rank_after"] != "4k" {
 		t.Errorf("placement %s", out.Body)

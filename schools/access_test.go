@@ -76,11 +76,8 @@ func TestInviteCodes(t *testing.T) {
 // its students, and does not teach them; the class's own teacher may.
 func TestSameSchoolTeacherOnlyOwnClasses(t *testing.T) {
 	r := newRig(t)
-	r.player("ann")
 	c := r.class("mine", 10)
-	if _, err := r.svc.AddStudents(bg, r.tea, c.ID, []string{"ann"}); err != nil {
-		t.Fatal(err)
-	}
+	r.join(c, "ann")
 	other := r.teacher("tea2")
 	if _, err := r.svc.AddTeacher(bg, r.head, "sch", schools.TeacherDraft{Username: "tea2"}); err != nil {
 		t.Fatal(err)
@@ -103,5 +100,51 @@ func TestSameSchoolTeacherOnlyOwnClasses(t *testing.T) {
 	}
 	if ok, err := r.svc.Teaches(bg, r.tea, "ann"); err != nil || !ok {
 		t.Errorf("the class's teacher does not teach ann: %v %v", ok, err)
+	}
+}
+
+// TestAddedByUsernameIsOnlyFollowed: a player a teacher adds by username
+// (any teacher may add any player) is shown in the class but may not be
+// placed or registered for exams by the teacher, also after a move; once
+// the player joins with the class's code (their consent) they may.
+func TestAddedByUsernameIsOnlyFollowed(t *testing.T) {
+	r := newRig(t)
+	r.player("ann")
+	c := r.class("mine", 10)
+	d := r.class("other", 10)
+	if _, err := r.svc.AddStudents(bg, r.tea, c.ID, []string{"ann"}); err != nil {
+		t.Fatal(err)
+	}
+	place := schools.Placement{Rank: "5k", Reason: "club 5k"}
+	if _, err := r.svc.Place(bg, r.tea, c.ID, "ann", place); !errors.Is(err, schools.ErrDenied) {
+		t.Errorf("placing a player added by username: %v", err)
+	}
+	if ok, err := r.svc.Teaches(bg, r.tea, "ann"); err != nil || ok {
+		t.Errorf("teaches a player added by username: %v %v", ok, err)
+	}
+	// A move does not make the addition a consent.
+	if _, _, err := r.svc.Move(bg, r.tea, c.ID, "ann", d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.svc.Place(bg, r.tea, d.ID, "ann", place); !errors.Is(err, schools.ErrDenied) {
+		t.Errorf("placing a moved player added by username: %v", err)
+	}
+	// Joining with the code is the consent: the same membership, by code.
+	dv, err := r.svc.Class(bg, r.tea, d.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, m, err := r.svc.Join(bg, players.Principal{Username: "ann", Role: players.RolePlayer}, dv.Code)
+	if err != nil || m.Via != schools.ViaCode || len(got.Students) != 1 {
+		t.Fatalf("join after being added: %+v %+v %v", m, got.Students, err)
+	}
+	if _, _, err := r.svc.Join(bg, players.Principal{Username: "ann", Role: players.RolePlayer}, dv.Code); !errors.Is(err, schools.ErrAlreadyMember) {
+		t.Errorf("joining twice: %v", err)
+	}
+	if ok, err := r.svc.Teaches(bg, r.tea, "ann"); err != nil || !ok {
+		t.Errorf("does not teach ann after her join: %v %v", ok, err)
+	}
+	if _, err := r.svc.Place(bg, r.tea, d.ID, "ann", place); err != nil {
+		t.Errorf("placing ann after her join: %v", err)
 	}
 }

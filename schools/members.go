@@ -45,7 +45,9 @@ func removeMember(x *Class, username string) error {
 // code this is. An unknown code is ErrCodeUnknown; one past its expiry,
 // or replaced by a newer one, ErrCodeExpired; a class archived or ended
 // (or of an archived school) ErrClassClosed; joining twice
-// ErrAlreadyMember; a full class a *FullError.
+// ErrAlreadyMember, except for a player a teacher added by username, for
+// whom the join is their consent (Member.Consented); a full class a
+// *FullError.
 func (s *Service) Join(ctx context.Context, by players.Principal, code string) (Class, Member, error) {
 	if !by.Is(players.RolePlayer) {
 		return Class{}, Member{}, &DeniedError{Need: "a player"}
@@ -85,6 +87,13 @@ func (s *Service) Join(ctx context.Context, by players.Principal, code string) (
 	c, err = s.changeClass(ctx, c.ID, Change{What: WhatJoined, Subject: by.Username, By: by.Username}, func(x *Class) error {
 		if x.Code != norm {
 			return fmt.Errorf("%w: %s was replaced by a newer code", ErrCodeExpired, norm)
+		}
+		// A player a teacher added by username joins with the code to
+		// consent: they stay where they are, now by the code.
+		if i := slices.IndexFunc(x.Students, func(o Member) bool { return o.Username == by.Username }); i >= 0 && !x.Students[i].Consented() {
+			m.Since = x.Students[i].Since
+			x.Students[i] = m
+			return nil
 		}
 		return addMembers(x, sch, func() bool { return ended(*x, sch, s.clock.Now()) }, m)
 	})
@@ -164,7 +173,12 @@ func (s *Service) Move(ctx context.Context, by players.Principal, fromID, userna
 	if !inSrc {
 		return Class{}, Class{}, fmt.Errorf("%w: %s", ErrNotMember, name)
 	}
-	m.Via, m.By, m.Since = ViaMoved, by.Username, s.now()
+	// A move keeps what the player consented to: one added by username
+	// is still only followed (Member.Consented).
+	if m.Consented() {
+		m.Via = ViaMoved
+	}
+	m.By, m.Since = by.Username, s.now()
 	dst, err = s.changeClass(ctx, toID, Change{What: WhatMovedIn, Subject: name, By: by.Username, Reason: "from " + fromID}, func(x *Class) error {
 		if _, ok := x.Member(name); ok {
 			return errAlreadyThere
@@ -188,7 +202,9 @@ func (s *Service) Move(ctx context.Context, by players.Principal, fromID, userna
 var errAlreadyThere = errors.New("already in the class")
 
 // AddStudents adds existing players to the class by username: a teacher
-// of the class may. The list is refused as a whole when any entry is bad
+// of the class may. They are followed in the class's tables; the teacher
+// may place them or register them for exams only once they join with
+// the class's code (Member.Consented). The list is refused as a whole when any entry is bad
 // (malformed, named twice, no such player, not a player's account,
 // already in the class), naming each; or when they do not all fit.
 func (s *Service) AddStudents(ctx context.Context, by players.Principal, classID string, usernames []string) (Class, error) {
@@ -366,6 +382,9 @@ func (s *Service) Place(ctx context.Context, by players.Principal, classID, user
 	if err != nil {
 		return rating.Changed{}, err
 	}
+	if !m.Consented() {
+		return rating.Changed{}, errNotConsented
+	}
 	if err := writable(sch); err != nil {
 		return rating.Changed{}, err
 	}
@@ -401,13 +420,17 @@ func (s *Service) Place(ctx context.Context, by players.Principal, classID, user
 
 // Teaches reports whether the teacher teaches the player: the player is
 // a student of a class the teacher has teacher access to (a teacher of
-// it, or a head teacher of its school). Exam nominations ask it.
+// it, or a head teacher of its school) and consented to it
+// (Member.Consented). Exam nominations and withdrawals ask it.
 func (s *Service) Teaches(ctx context.Context, teacher players.Principal, student string) (bool, error) {
 	cs, err := s.store.Classes(ctx, ClassQuery{Student: student})
 	if err != nil {
 		return false, err
 	}
 	for _, c := range cs {
+		if m, ok := c.Member(student); !ok || !m.Consented() {
+			continue
+		}
 		sch, err := s.store.School(ctx, c.SchoolID)
 		if err != nil {
 			return false, err

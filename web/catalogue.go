@@ -444,7 +444,8 @@ var en = map[string]string{
 	"auditcsv.certified_after":  "certified rank after",
 	"auditcsv.reason":           "reason",
 
-	"board.title": "Go board",
+	"student.followed": "Added by a teacher: shown here, but placed or registered for exams only once they join with the class's code.",
+	"board.title":      "Go board",
 }
 
 var zh = map[string]string{
@@ -878,5 +879,6 @@ var zh = map[string]string{
 	"auditcsv.certified_after":  "变动后认证段位",
 	"auditcsv.reason":           "理由",
 
-	"board.title": "棋盘",
+	"student.followed": "由老师加入：在这里显示，但要等本人用班级邀请码加入后，老师才能为其定级或报名升段赛。",
+	"board.title":      "棋盘",
 }

@@ -104,8 +104,14 @@ func newWorldOn(t testing.TB, students int, real bool) *world {
 		w.students = append(w.students, name)
 	}
 	if len(w.students) > 0 {
+		// Added by the teacher, then joined with the code (their consent).
 		if w.class, err = st.Schools.AddStudents(ctx, w.teacher, w.class.ID, w.students); err != nil {
 			t.Fatal(err)
+		}
+		for _, n := range w.students {
+			if w.class, _, err = st.Schools.Join(ctx, players.Principal{Username: n, Role: players.RolePlayer}, w.class.Code); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if _, _, err := st.Schools.AddManaged(ctx, w.teacher, w.class.ID, []string{evilName}); err != nil {
 			t.Fatal(err)

@@ -385,4 +385,19 @@ func TestTeacherNominatesOnlyTheirStudents(t *testing.T) {
 	if code, _, _ := o.post(student+"/nominate", url.Values{"schedule": {"weekly-1d"}}, true); code != http.StatusForbidden {
 		t.Errorf("another teacher nominated: %d", code)
 	}
+	// A player the teacher only added by username is followed: no
+	// nomination form, and a nomination sent anyway is refused.
+	if _, _, err := w.st.Players.Register(t.Context(), "newkid", password, "10.9.9.9"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.st.Schools.AddStudents(t.Context(), w.teacher, w.class.ID, []string{"newkid"}); err != nil {
+		t.Fatal(err)
+	}
+	followed := "/classes/" + w.class.ID + "/students/newkid"
+	if _, _, body := b.get(followed); !strings.Contains(body, `id="followed"`) || strings.Contains(body, `id="nominate"`) {
+		t.Errorf("the page of a followed player:\n%s", body)
+	}
+	if code, _, _ := b.post(followed+"/nominate", url.Values{"schedule": {"weekly-1d"}}, true); code != http.StatusForbidden {
+		t.Errorf("nominated a followed player: %d", code)
+	}
 }

@@ -177,6 +177,9 @@ type studentData struct {
 	Scale     ranks.Scale
 	Schedules []exams.Schedule
 	Nominated string
+	// Followed: added by username and not joined with the code yet, so
+	// the teacher may not register them (schools.Member.Consented).
+	Followed bool
 }
 
 func (s *Server) studentPage(c *ctx) error {
@@ -192,6 +195,9 @@ func (s *Server) studentPage(c *ctx) error {
 		return err
 	}
 	d := studentData{Class: v, Username: name, Zone: time.UTC, Scale: p.Scale, Nominated: qv.Get("nominated")}
+	if m, ok := v.Member(strings.ToLower(name)); ok && !m.Consented() {
+		d.Followed = true
+	}
 	if d.Schedules, err = s.d.Exams.Schedules(ctx); err != nil {
 		return err
 	}
