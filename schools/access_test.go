@@ -3,6 +3,7 @@ package schools_test
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/schools"
@@ -146,5 +147,28 @@ func TestAddedByUsernameIsOnlyFollowed(t *testing.T) {
 	}
 	if _, err := r.svc.Place(bg, r.tea, d.ID, "ann", place); err != nil {
 		t.Errorf("placing ann after her join: %v", err)
+	}
+}
+
+// TestFollowedCannotConsentToAnEndedClass: joining with the code of a
+// class that has ended is refused also for a player added by username,
+// who stays followed.
+func TestFollowedCannotConsentToAnEndedClass(t *testing.T) {
+	r := newRig(t)
+	r.player("ann")
+	ends := r.clock.Now().In(time.FixedZone("CST", 8*3600)).Format(schools.DateLayout)
+	c, err := r.svc.CreateClass(bg, r.tea, "sch", schools.ClassDraft{Name: "one day", EndsOn: ends})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.svc.AddStudents(bg, r.tea, c.ID, []string{"ann"}); err != nil {
+		t.Fatal(err)
+	}
+	r.advance(24 * time.Hour)
+	if _, _, err := r.svc.Join(bg, players.Principal{Username: "ann", Role: players.RolePlayer}, c.Code); !errors.Is(err, schools.ErrClassClosed) {
+		t.Errorf("consenting to an ended class: %v", err)
+	}
+	if ok, err := r.svc.Teaches(bg, r.tea, "ann"); err != nil || ok {
+		t.Errorf("teaches ann after a refused join: %v %v", ok, err)
 	}
 }

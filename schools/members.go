@@ -91,6 +91,9 @@ func (s *Service) Join(ctx context.Context, by players.Principal, code string) (
 		// A player a teacher added by username joins with the code to
 		// consent: they stay where they are, now by the code.
 		if i := slices.IndexFunc(x.Students, func(o Member) bool { return o.Username == by.Username }); i >= 0 && !x.Students[i].Consented() {
+			if ended(*x, sch, s.clock.Now()) {
+				return fmt.Errorf("%w: the class has ended (%s)", ErrClassClosed, x.EndsOn)
+			}
 			m.Since = x.Students[i].Since
 			x.Students[i] = m
 			return nil
