@@ -172,3 +172,46 @@ func TestFollowedCannotConsentToAnEndedClass(t *testing.T) {
 		t.Errorf("teaches ann after a refused join: %v %v", ok, err)
 	}
 }
+
+// TestManagedChildOfAnotherClassIsNotTheirs: a teacher who adds the
+// school's managed child to their own class by username may not reset
+// the child's password (and so act as the child) nor place them; the
+// teacher of the child's class may reset it. A join of the added class
+// keeps the membership's managed mark.
+func TestManagedChildOfAnotherClassIsNotTheirs(t *testing.T) {
+	r := newRig(t)
+	c := r.class("mine", 10)
+	_, kids, err := r.svc.AddManaged(bg, r.tea, c.ID, []string{"小明"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kid := kids[0].Username
+	other := r.teacher("tea2")
+	if _, err := r.svc.AddTeacher(bg, r.head, "sch", schools.TeacherDraft{Username: "tea2"}); err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := r.svc.CreateClass(bg, other, "sch", schools.ClassDraft{Name: "theirs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.svc.AddStudents(bg, other, theirs.ID, []string{kid}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.svc.ResetPassword(bg, other, theirs.ID, kid); !errors.Is(err, schools.ErrDenied) {
+		t.Errorf("another teacher resets the managed child's password: %v", err)
+	}
+	if _, err := r.svc.Place(bg, other, theirs.ID, kid, schools.Placement{Rank: "20k", Reason: "x"}); !errors.Is(err, schools.ErrDenied) {
+		t.Errorf("another teacher places the managed child: %v", err)
+	}
+	if _, err := r.svc.ResetPassword(bg, r.tea, c.ID, kid); err != nil {
+		t.Errorf("the child's own teacher resets the password: %v", err)
+	}
+	tv, err := r.svc.Class(bg, other, theirs.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, m, err := r.svc.Join(bg, players.Principal{Username: kid, Role: players.RolePlayer}, tv.Code)
+	if mm, _ := got.Member(kid); err != nil || m.Via != schools.ViaCode || !mm.Managed {
+		t.Errorf("the child joins the class it was added to: %+v %v", mm, err)
+	}
+}

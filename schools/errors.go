@@ -71,7 +71,7 @@ func (e *ListError) Unwrap() error { return ErrInvalid }
 
 // errNotConsented refuses a teacher's change of a student who has not
 // consented to be taught (Member.Consented).
-var errNotConsented = &DeniedError{Need: "a teacher of a student who joined with the class's code or whose account the school manages"}
+var errNotConsented = &DeniedError{Need: "a teacher of a student who joined with the class's code or was made in the class as a managed account"}
 
 // DeniedError says why the caller may not: Need is what they would have
 // to be ("a teacher of the class", …). It unwraps to ErrDenied.

@@ -94,7 +94,7 @@ func (s *Service) Join(ctx context.Context, by players.Principal, code string) (
 			if ended(*x, sch, s.clock.Now()) {
 				return fmt.Errorf("%w: the class has ended (%s)", ErrClassClosed, x.EndsOn)
 			}
-			m.Since = x.Students[i].Since
+			m.Since, m.Name, m.Managed = x.Students[i].Since, x.Students[i].Name, x.Students[i].Managed
 			x.Students[i] = m
 			return nil
 		}
@@ -364,6 +364,11 @@ func (s *Service) ResetPassword(ctx context.Context, by players.Principal, class
 	_, sch, m, err := s.studentOf(ctx, by, classID, username)
 	if err != nil {
 		return "", err
+	}
+	// A managed child another teacher only added by username is not
+	// theirs: the new password would let them act as the child.
+	if !m.Consented() {
+		return "", errNotConsented
 	}
 	return s.accounts.ResetPassword(ctx, m.Username, sch.ID)
 }

@@ -84,11 +84,12 @@ type Member struct {
 }
 
 // Consented reports whether the player agreed to be taught: they joined
-// with the class's code, are an account the school manages, or were
-// moved after either. A player a teacher added by username is only
-// followed (the class's tables show them) until they join with the code:
-// the teacher may not place them or register them for exams (Place,
-// Teaches), since any teacher may add any player.
+// with the class's code, were made in the class as a managed account, or
+// were moved after either. A player a teacher added by username (a
+// managed child of the school too) is only followed (the class's tables
+// show them) until they join with the code: the teacher may not place
+// them, reset their password or register them for exams (Place,
+// ResetPassword, Teaches), since any teacher may add any player.
 func (m Member) Consented() bool { return m.Via != ViaTeacher }
 
 // How a student came into a class.

@@ -28,7 +28,7 @@ const (
 	// ListMax bounds a list of usernames added at once.
 	ListMax = 200
 	// TeachersMax bounds a list of teachers named at once (a school's
-	// head teachers, a class's co-teachers): each is one account read.
+	// head teachers, each an account read; a class's co-teachers).
 	TeachersMax = 50
 	// ReasonMax bounds a reason, in characters.
 	ReasonMax = 500
