@@ -435,6 +435,8 @@ func TestAddressBounds(t *testing.T) {
 	}
 	e.expect(req{method: "GET", path: "/healthz?reason=" + strings.Repeat("x", api.MaxQueryValue)}, 200, "")
 	e.expect(req{method: "GET", path: "/healthz?x=a%01b"}, 400, "invalid_parameter")
+	e.expect(req{method: "GET", path: "/api/v1/players/a%0Ab"}, 400, "invalid_parameter")
+	e.expect(req{method: "GET", path: "/healthz?reason=two%0Alines"}, 200, "")
 	e.expect(req{method: "GET", path: "/healthz?x=%FF"}, 400, "invalid_parameter")
 	e.expect(req{method: "GET", path: "/healthz?" + strings.Repeat("x=1&", api.MaxQueryValues+1)}, 400, "invalid_parameter")
 	e.expect(req{method: "GET", path: "/healthz?" + strings.Repeat("x=1&", api.MaxQueryValues-1) + "x=1"}, 200, "")

@@ -102,11 +102,8 @@ func auditQuery(c *gin.Context) (rating.AuditQuery, int, error) {
 // every matching entry.
 func (s *Server) getAudit(c *gin.Context) {
 	q, limit, err := auditQuery(c)
-	if err == nil && c.Query("player") != "" {
-		q.Player, err = players.NormalizeUsername(c.Query("player"))
-		if err != nil {
-			err = badParam("player", err.Error())
-		}
+	if err == nil {
+		q.Player, err = queryUsername(c, "player")
 	}
 	if err != nil {
 		s.fail(c, err)

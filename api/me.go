@@ -302,14 +302,12 @@ func (s *Server) playerGames(c *gin.Context) {
 	} else if anonymous(c) {
 		q.States = gameStates["finished"]
 	}
-	if v := c.Query("opponent"); v != "" {
-		o, err := players.NormalizeUsername(v)
-		if err != nil {
-			s.fail(c, badParam("opponent", "opponent is no username: "+err.Error()))
-			return
-		}
-		q.Opponent = o
+	o, err := queryUsername(c, "opponent")
+	if err != nil {
+		s.fail(c, err)
+		return
 	}
+	q.Opponent = o
 	switch f := c.Query("format"); f {
 	case "", "json":
 	case "sgf":

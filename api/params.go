@@ -15,9 +15,11 @@ import (
 // Decided bounds of what the address carries, checked for every route
 // before its handler (each handler then checks its own parameters'
 // meaning): a path parameter is an id or a username, so at most
-// MaxPathParam bytes; a query value at most MaxQueryValue bytes (a reason
-// of rating.MaxReason characters fits); at most MaxQueryValues values in
-// all. Text must be UTF-8 without control characters.
+// MaxPathParam bytes, and so is a query parameter's name; a query value
+// at most MaxQueryValue bytes (a reason of rating.MaxReason characters
+// fits); at most MaxQueryValues values in all. Text must be UTF-8
+// without control characters; a query value may hold line breaks and
+// tabs (a reason).
 const (
 	MaxPathParam   = 256
 	MaxQueryValue  = 4096
@@ -29,7 +31,7 @@ const (
 // nothing.
 func (s *Server) checkParams(c *gin.Context) {
 	for _, p := range c.Params {
-		if err := paramText(p.Key, p.Value, MaxPathParam); err != nil {
+		if err := paramText(p.Key, p.Value, MaxPathParam, false); err != nil {
 			s.fail(c, err)
 			return
 		}
@@ -38,15 +40,15 @@ func (s *Server) checkParams(c *gin.Context) {
 	for k, vs := range c.Request.URL.Query() {
 		n += len(vs)
 		if n > MaxQueryValues {
-			s.fail(c, badParam(k, fmt.Sprintf("the address has more than %d query values", MaxQueryValues)))
+			s.fail(c, badParam("query", fmt.Sprintf("the address has more than %d query values", MaxQueryValues)))
 			return
 		}
-		if err := paramText(k, k, MaxPathParam); err != nil {
+		if err := paramText(k, k, MaxPathParam, false); err != nil {
 			s.fail(c, err)
 			return
 		}
 		for _, v := range vs {
-			if err := paramText(k, v, MaxQueryValue); err != nil {
+			if err := paramText(k, v, MaxQueryValue, true); err != nil {
 				s.fail(c, err)
 				return
 			}
@@ -55,13 +57,14 @@ func (s *Server) checkParams(c *gin.Context) {
 	c.Next()
 }
 
-func paramText(name, v string, limit int) error {
+// paramText checks one name or value; breaks allows line breaks and tabs.
+func paramText(name, v string, limit int, breaks bool) error {
 	switch {
 	case len(v) > limit:
 		return badParam(name, fmt.Sprintf("%s is %d bytes, longer than the limit of %d", name, len(v), limit))
 	case !utf8.ValidString(v):
 		return badParam(name, name+" is not UTF-8 text")
-	case strings.IndexFunc(v, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r' }) >= 0:
+	case strings.IndexFunc(v, func(r rune) bool { return unicode.IsControl(r) && !(breaks && (r == '\n' || r == '\t' || r == '\r')) }) >= 0:
 		return badParam(name, name+" holds a control character")
 	}
 	return nil
