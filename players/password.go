@@ -108,9 +108,8 @@ func (g *hashGate) run(ctx context.Context, f func()) error {
 // different byte strings would otherwise become one password); valid text
 // is put in Unicode NFC, so that the composed and decomposed forms of one
 // password (é as one code point or as e and an accent) are one password.
-// Past maxReadPassword bytes it is refused too: no password registered
-// (PasswordMaxLen bytes, maybe composed) can be that long even decomposed,
-// and the hash is not fed megabytes at login.
+// Past maxReadPassword bytes it is refused too, so the hash is not fed
+// megabytes at login.
 func normalizePassword(password string) (string, error) {
 	if len(password) > maxReadPassword {
 		return "", &FieldError{Field: "password", Reason: fmt.Sprintf("is %d bytes, longer than any password can be (at most %d bytes)", len(password), PasswordMaxLen)}
@@ -121,9 +120,9 @@ func normalizePassword(password string) (string, error) {
 	return norm.NFC.String(password), nil
 }
 
-// maxReadPassword bounds a password as read (normalizePassword): Unicode
-// decomposition makes text at most 3 times longer in bytes, so 4 times
-// PasswordMaxLen refuses no password that was registered.
+// maxReadPassword bounds a password as read (normalizePassword): 4 times
+// PasswordMaxLen leaves room for a registered password typed in another
+// Unicode normalisation form (decomposed, it takes more bytes).
 const maxReadPassword = 4 * PasswordMaxLen
 
 var b64 = base64.RawStdEncoding

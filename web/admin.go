@@ -57,7 +57,7 @@ func (s *Server) adminHome(c *ctx) error {
 	}
 	switch q := c.r.URL.Query(); {
 	case q.Get("ran") != "":
-		d.Notice, d.Detail = "admin.job_ran", q.Get("ran")+": "+termText(c.lang, "job.", q.Get("status"))
+		d.Notice, d.Detail = "admin.job_ran", q.Get("ran")+": "+knownTerm(c.lang, "job.", q.Get("status"))
 	case q.Get("created") != "":
 		d.Notice, d.Detail = "admin.created", q.Get("created")
 	}
@@ -288,7 +288,7 @@ func (s *Server) adminPromotions(c *ctx) error {
 		d.Rows = append(d.Rows, promotionRow{Result: r, Token: base64.RawURLEncoding.EncodeToString([]byte(r.ID))})
 	}
 	if q := c.r.URL.Query(); q.Get("done") != "" {
-		d.Notice, d.Detail = "admin.decided", q.Get("done")+": "+termText(c.lang, "exam.result.", q.Get("state"))
+		d.Notice, d.Detail = "admin.decided", q.Get("done")+": "+knownTerm(c.lang, "exam.result.", q.Get("state"))
 	}
 	c.render(http.StatusOK, "promotions", "promotions.title", d)
 	return nil

@@ -84,6 +84,15 @@ func termText(lang, prefix, v string) string {
 	return v
 }
 
+// knownTerm is termText for a value a link carries back (a notice): one
+// the catalogue does not know is not shown.
+func knownTerm(lang, prefix, v string) string {
+	if hasKey(lang, prefix+v) {
+		return tr(lang, prefix+v)
+	}
+	return "?"
+}
+
 // Result writes a game's result (B+R, W+2.5, Draw, Void) in the page's
 // language; text it cannot read is shown as it is.
 func (p *page) Result(s string) string { return resultText(p.c.lang, s) }

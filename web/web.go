@@ -213,12 +213,6 @@ func (c *ctx) fail(err error) {
 		} else if status != http.StatusNotFound && status != http.StatusForbidden {
 			detail = errorDetail(c.lang, err, msg)
 		}
-		// An exam's refusal says why in the page's language (a teacher's
-		// nomination lands here).
-		var refusal *exams.RefusalError
-		if errors.As(err, &refusal) && hasKey(c.lang, "refusal."+refusal.Code) {
-			detail = tr(c.lang, "refusal."+refusal.Code)
-		}
 	}
 	d := errorData{Status: status, Key: key, Detail: detail}
 	if status == http.StatusForbidden && key != "err.forbidden" && key != "err.csrf" {
