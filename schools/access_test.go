@@ -79,14 +79,7 @@ func TestSameSchoolTeacherOnlyOwnClasses(t *testing.T) {
 	r := newRig(t)
 	c := r.class("mine", 10)
 	r.join(c, "ann")
-	other := r.teacher("tea2")
-	if _, err := r.svc.AddTeacher(bg, r.head, "sch", schools.TeacherDraft{Username: "tea2"}); err != nil {
-		t.Fatal(err)
-	}
-	theirs, err := r.svc.CreateClass(bg, other, "sch", schools.ClassDraft{Name: "theirs"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	other, theirs := r.sameSchoolTeacher(t)
 	if _, err := r.svc.Place(bg, other, c.ID, "ann", schools.Placement{Rank: "5k", Reason: "test"}); !errors.Is(err, schools.ErrDenied) {
 		t.Errorf("another teacher places ann: %v", err)
 	}
@@ -186,14 +179,7 @@ func TestManagedChildOfAnotherClassIsNotTheirs(t *testing.T) {
 		t.Fatal(err)
 	}
 	kid := kids[0].Username
-	other := r.teacher("tea2")
-	if _, err := r.svc.AddTeacher(bg, r.head, "sch", schools.TeacherDraft{Username: "tea2"}); err != nil {
-		t.Fatal(err)
-	}
-	theirs, err := r.svc.CreateClass(bg, other, "sch", schools.ClassDraft{Name: "theirs"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	other, theirs := r.sameSchoolTeacher(t)
 	if _, err := r.svc.AddStudents(bg, other, theirs.ID, []string{kid}); err != nil {
 		t.Fatal(err)
 	}
@@ -214,4 +200,19 @@ func TestManagedChildOfAnotherClassIsNotTheirs(t *testing.T) {
 	if mm, _ := got.Member(kid); err != nil || m.Via != schools.ViaCode || !mm.Managed {
 		t.Errorf("the child joins the class it was added to: %+v %v", mm, err)
 	}
+}
+
+// sameSchoolTeacher makes "tea2", a plain teacher of school "sch", with a
+// class of their own.
+func (r *rig) sameSchoolTeacher(t *testing.T) (players.Principal, schools.Class) {
+	t.Helper()
+	other := r.teacher("tea2")
+	if _, err := r.svc.AddTeacher(bg, r.head, "sch", schools.TeacherDraft{Username: "tea2"}); err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := r.svc.CreateClass(bg, other, "sch", schools.ClassDraft{Name: "theirs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return other, theirs
 }
