@@ -141,8 +141,8 @@ func (s *Service) CreateClass(ctx context.Context, by players.Principal, schoolI
 
 // schoolTeachers checks that each username is a teacher of the school.
 func schoolTeachers(sch School, field string, names []string) ([]string, error) {
-	if len(names) > TeachersMax {
-		return nil, &FieldError{field, fmt.Sprintf("at most %d teachers at once, got %d", TeachersMax, len(names))}
+	if err := checkTeacherCount(field, names); err != nil {
+		return nil, err
 	}
 	var bad []EntryError
 	var out []string

@@ -17,7 +17,7 @@ import (
 // class is closed, one of them is a member, or they do not fit.
 func addMembers(x *Class, sch School, now func() bool, ms ...Member) error {
 	if now() {
-		return fmt.Errorf("%w: the class has ended (%s)", ErrClassClosed, x.EndsOn)
+		return endedError(*x)
 	}
 	for _, m := range ms {
 		if _, ok := x.Member(m.Username); ok {
@@ -30,6 +30,11 @@ func addMembers(x *Class, sch School, now func() bool, ms ...Member) error {
 	x.Students = append(x.Students, ms...)
 	slices.SortFunc(x.Students, func(a, b Member) int { return strings.Compare(a.Username, b.Username) })
 	return nil
+}
+
+// endedError refuses a change of a class that has ended.
+func endedError(c Class) error {
+	return fmt.Errorf("%w: the class has ended (%s)", ErrClassClosed, c.EndsOn)
 }
 
 func removeMember(x *Class, username string) error {
@@ -92,7 +97,7 @@ func (s *Service) Join(ctx context.Context, by players.Principal, code string) (
 		// consent: they stay where they are, now by the code.
 		if i := slices.IndexFunc(x.Students, func(o Member) bool { return o.Username == by.Username }); i >= 0 && !x.Students[i].Consented() {
 			if ended(*x, sch, s.clock.Now()) {
-				return fmt.Errorf("%w: the class has ended (%s)", ErrClassClosed, x.EndsOn)
+				return endedError(*x)
 			}
 			m.Since, m.Name, m.Managed = x.Students[i].Since, x.Students[i].Name, x.Students[i].Managed
 			x.Students[i] = m
@@ -321,7 +326,7 @@ func (s *Service) AddManaged(ctx context.Context, by players.Principal, classID 
 		return Class{}, nil, &FullError{Capacity: c.Capacity, Students: len(c.Students), Adding: len(clean)}
 	}
 	if ended(c, sch, s.clock.Now()) {
-		return Class{}, nil, fmt.Errorf("%w: the class has ended (%s)", ErrClassClosed, c.EndsOn)
+		return Class{}, nil, endedError(c)
 	}
 	made, err := s.accounts.CreateManaged(ctx, sch.ID, by.Username, clean)
 	if err != nil {

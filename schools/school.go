@@ -57,8 +57,8 @@ func validID(id string) bool {
 // teachersOf checks a list of usernames that must be teacher accounts,
 // refusing the whole list with each bad entry named.
 func (s *Service) teachersOf(ctx context.Context, field string, names []string) ([]string, error) {
-	if len(names) > TeachersMax {
-		return nil, &FieldError{field, fmt.Sprintf("at most %d teachers at once, got %d", TeachersMax, len(names))}
+	if err := checkTeacherCount(field, names); err != nil {
+		return nil, err
 	}
 	var bad []EntryError
 	var out []string

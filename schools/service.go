@@ -196,3 +196,11 @@ func location(sch School) *time.Location {
 	}
 	return loc
 }
+
+// checkTeacherCount refuses a list of more than TeachersMax teachers.
+func checkTeacherCount(field string, names []string) error {
+	if len(names) > TeachersMax {
+		return &FieldError{field, fmt.Sprintf("at most %d teachers at once, got %d", TeachersMax, len(names))}
+	}
+	return nil
+}

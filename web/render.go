@@ -85,7 +85,7 @@ func termText(lang, prefix, v string) string {
 }
 
 // knownTerm is termText for a value a link carries back (a notice): one
-// the catalogue does not know is not shown.
+// the catalogue does not know shows as "?", never as the link's text.
 func knownTerm(lang, prefix, v string) string {
 	if hasKey(lang, prefix+v) {
 		return tr(lang, prefix+v)
