@@ -194,8 +194,15 @@ func TestAdminApprovesAPromotionAndFindsItInTheAuditTrail(t *testing.T) {
 		t.Fatalf("the audit trail lacks the approval:\n%s", body)
 	}
 	code, _, csvBody := b.get("/admin/audit.csv?cause=exam")
-	if code != 200 || !strings.Contains(csvBody, "games reviewed") {
+	if code != 200 || !strings.Contains(csvBody, "games reviewed") || !strings.HasPrefix(csvBody, "\ufefftime (UTC),username,") {
 		t.Fatalf("audit csv: %d %s", code, csvBody)
+	}
+	// In Chinese, as the page that links it: the header, the causes and
+	// the ranks.
+	b.lang = "zh"
+	code, _, csvBody = b.get("/admin/audit.csv?cause=exam")
+	if code != 200 || !strings.HasPrefix(csvBody, "\ufeff时间（UTC）,用户名,") || !strings.Contains(csvBody, ",升段赛,") || !strings.Contains(csvBody, "段") {
+		t.Fatalf("the Chinese audit csv: %d %s", code, csvBody)
 	}
 }
 
