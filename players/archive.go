@@ -13,8 +13,8 @@ const ArchiveCreator = "archive"
 // EnsurePlayers makes a player account for each name that has no account
 // (the names as NormalizeUsername reads them; a malformed one is a
 // *FieldError and nothing is made), and returns the usernames made. The
-// accounts' password is a random one that is hashed once per call and
-// then forgotten: nobody can log in as them until an admin gives them a
+// accounts' password is a random one that is hashed once per process
+// and then forgotten: nobody can log in as them until an admin gives them a
 // password, while their games are rated under their names. A name taken
 // by an account that may not play (a game server's) is left as it is.
 func (s *Service) EnsurePlayers(ctx context.Context, names []string) ([]string, error) {
@@ -24,36 +24,77 @@ func (s *Service) EnsurePlayers(ctx context.Context, names []string) ([]string, 
 		if err != nil {
 			return nil, err
 		}
-		_, err = s.Playable(ctx, name)
-		switch {
-		case err == nil, errors.Is(err, ErrCannotPlay):
-			// Has an account (one that may not play is left so: its games
-			// are refused).
-		case errors.Is(err, ErrNotFound):
+		if !s.knownPlayable(name) {
 			missing = append(missing, name)
-		default:
-			return nil, err
 		}
 	}
 	if len(missing) == 0 {
 		return nil, nil
 	}
-	hash, err := hashPassword(ctx, randomText(passwordHalf)+"-"+randomText(passwordHalf)+randomText(passwordHalf))
+	hash, err := s.unknownPasswordHash(ctx)
+	if err != nil {
+		return nil, err
+	}
+	as := make([]Account, len(missing))
+	for i, name := range missing {
+		as[i] = Account{Username: name, Role: RolePlayer, PasswordHash: hash, CreatedAt: s.now(), CreatedBy: ArchiveCreator}
+	}
+	// Every missing one is offered: an account that exists refuses its
+	// copy (ErrUsernameTaken) and is left as it is, a game server's too,
+	// which costs no read first.
+	answers, err := s.createAccounts(ctx, as)
 	if err != nil {
 		return nil, err
 	}
 	var made []string
-	for _, name := range missing {
-		a := Account{Username: name, Role: RolePlayer, PasswordHash: hash, CreatedAt: s.now(), CreatedBy: ArchiveCreator}
-		err := s.store.CreateAccount(ctx, a)
+	for i, err := range answers {
 		switch {
 		case err == nil:
-			made = append(made, name)
+			made = append(made, as[i].Username)
+			s.notePlayable(as[i].Username)
 		case errors.Is(err, ErrUsernameTaken):
-			// Made meanwhile (two names that fold to one, or a rerun).
+			// Has an account (one that may not play is left so: its games
+			// are refused), or two names that fold to one.
 		default:
-			return made, fmt.Errorf("create player %s: %w", name, err)
+			return made, fmt.Errorf("create player %s: %w", as[i].Username, err)
 		}
 	}
 	return made, nil
+}
+
+// createAccounts stores the accounts, in one command on a BulkStore.
+func (s *Service) createAccounts(ctx context.Context, as []Account) ([]error, error) {
+	if bs, ok := s.store.(BulkStore); ok {
+		return bs.CreateAccounts(ctx, as)
+	}
+	out := make([]error, len(as))
+	for i, a := range as {
+		err := s.store.CreateAccount(ctx, a)
+		if err != nil && !errors.Is(err, ErrUsernameTaken) {
+			return nil, fmt.Errorf("create player %s: %w", a.Username, err)
+		}
+		out[i] = err
+	}
+	return out, nil
+}
+
+// unknownPasswordHash is the hash of a random password nobody is told,
+// made at the first call and kept.
+func (s *Service) unknownPasswordHash(ctx context.Context) (string, error) {
+	s.mu.Lock()
+	h := s.archiveHash
+	s.mu.Unlock()
+	if h != "" {
+		return h, nil
+	}
+	h, err := hashPassword(ctx, randomText(passwordHalf)+"-"+randomText(passwordHalf)+randomText(passwordHalf))
+	if err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.archiveHash == "" {
+		s.archiveHash = h
+	}
+	return s.archiveHash, nil
 }

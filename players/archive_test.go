@@ -3,7 +3,9 @@ package players_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -41,5 +43,43 @@ func TestEnsurePlayers(t *testing.T) {
 	}
 	if _, err := s.Account(ctx, "dave"); !errors.Is(err, players.ErrNotFound) {
 		t.Fatalf("dave made despite the malformed name: %v", err)
+	}
+}
+
+// TestEnsurePlayersInOneCommand: an archive's new players are made in one
+// store command, with no read first, and the accounts made need no read
+// to be found playable; a name that exists is read once, by Playable.
+func TestEnsurePlayersInOneCommand(t *testing.T) {
+	ctx := context.Background()
+	store := playertest.NewMemory()
+	if err := store.CreateAccount(ctx, players.Account{Username: "old", Role: players.RolePlayer, PasswordHash: "x", CreatedAt: time.Unix(0, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	calls := map[string]int{}
+	var mu sync.Mutex
+	store.Fail = func(method string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		calls[method]++
+		return nil
+	}
+	s := players.NewService(store, nil, players.Config{})
+	names := []string{"old"}
+	for i := range 50 {
+		names = append(names, fmt.Sprintf("new-%02d", i))
+	}
+	made, err := s.EnsurePlayers(ctx, names)
+	if err != nil || len(made) != 50 || slices.Contains(made, "old") {
+		t.Fatalf("EnsurePlayers = %d made (%v), %v; want the 50 new", len(made), made, err)
+	}
+	for _, n := range names {
+		if u, err := s.Playable(ctx, n); err != nil || u != n {
+			t.Fatalf("Playable(%s) = %q, %v", n, u, err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if calls["CreateAccounts"] != 1 || calls["CreateAccount"] != 0 || calls["Account"] != 1 {
+		t.Fatalf("store calls %v; want one CreateAccounts and one Account (old's, by Playable)", calls)
 	}
 }

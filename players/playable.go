@@ -37,11 +37,7 @@ func (s *Service) Playable(ctx context.Context, username string) (string, error)
 	if err != nil {
 		return "", fmt.Errorf("%w: %v", ErrNotFound, err)
 	}
-	now := s.cfg.Now()
-	s.play.mu.Lock()
-	until, ok := s.play.known[name]
-	s.play.mu.Unlock()
-	if ok && now.Before(until) {
+	if s.knownPlayable(name) {
 		return name, nil
 	}
 	a, err := s.store.Account(ctx, name)
@@ -51,13 +47,28 @@ func (s *Service) Playable(ctx context.Context, username string) (string, error)
 	case a.Role == RoleServer:
 		return "", fmt.Errorf("%w: %s is a game server's account", ErrCannotPlay, name)
 	}
+	s.notePlayable(a.Username)
+	return a.Username, nil
+}
+
+// knownPlayable reports whether the account was found playable lately.
+func (s *Service) knownPlayable(name string) bool {
+	now := s.cfg.Now()
 	s.play.mu.Lock()
+	defer s.play.mu.Unlock()
+	until, ok := s.play.known[name]
+	return ok && now.Before(until)
+}
+
+// notePlayable remembers that the account may play, for knownFor.
+func (s *Service) notePlayable(name string) {
+	now := s.cfg.Now()
+	s.play.mu.Lock()
+	defer s.play.mu.Unlock()
 	if s.play.known == nil || len(s.play.known) >= knownMax {
 		s.play.known = map[string]time.Time{}
 	}
-	s.play.known[a.Username] = now.Add(knownFor)
-	s.play.mu.Unlock()
-	return a.Username, nil
+	s.play.known[name] = now.Add(knownFor)
 }
 
 // seenPlaying notes, from a valid token, that its account may play

@@ -87,6 +87,17 @@ type IssuedToken struct {
 	ExpiresAt time.Time
 }
 
+// BulkStore is a Store that stores many new accounts in one command, for
+// an archive's players (EnsurePlayers): each as CreateAccount would.
+type BulkStore interface {
+	Store
+	// CreateAccounts stores each account unless its username exists (or
+	// an earlier one of the call has it) and returns each one's answer:
+	// nil or ErrUsernameTaken. The error is for the whole call, which
+	// may have stored some.
+	CreateAccounts(ctx context.Context, as []Account) ([]error, error)
+}
+
 // Store keeps accounts and tokens. Implementations map their driver's errors
 // to the sentinels below (ErrUsernameTaken, ErrNotFound), and connection trouble to an outage
 // (internal/outage).

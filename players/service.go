@@ -95,6 +95,10 @@ type Service struct {
 	mu     sync.Mutex
 	tokens map[string]cachedToken // by token hash
 	play   playable
+	// archiveHash is the hash EnsurePlayers gives its accounts: made
+	// once per process, so that an import's batches do not each pay an
+	// argon2id hash.
+	archiveHash string
 }
 
 type cachedToken struct {

@@ -34,7 +34,7 @@ type Store struct {
 	names    *mongo.Collection
 }
 
-var _ players.Store = (*Store)(nil)
+var _ players.BulkStore = (*Store)(nil)
 
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
@@ -108,6 +108,24 @@ func (s *Store) CreateAccount(ctx context.Context, a players.Account) error {
 		return fmt.Errorf("%w: %q", players.ErrUsernameTaken, a.Username)
 	}
 	return wrap("create account", err)
+}
+
+// CreateAccounts implements players.BulkStore: one unordered insert.
+func (s *Store) CreateAccounts(ctx context.Context, as []players.Account) ([]error, error) {
+	docs := make([]any, len(as))
+	for i, a := range as {
+		docs[i] = toAccountDoc(a)
+	}
+	out := mongox.InsertMany(ctx, s.accounts, docs)
+	for i, err := range out {
+		switch {
+		case mongo.IsDuplicateKeyError(err):
+			out[i] = fmt.Errorf("%w: %q", players.ErrUsernameTaken, as[i].Username)
+		case err != nil:
+			return nil, wrap("create accounts", err)
+		}
+	}
+	return out, nil
 }
 
 // Account implements players.Store.

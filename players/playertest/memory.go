@@ -33,7 +33,7 @@ type Memory struct {
 	names    map[string]string // name key → account
 }
 
-var _ players.Store = (*Memory)(nil)
+var _ players.BulkStore = (*Memory)(nil)
 
 // NewMemory returns an empty Memory.
 func NewMemory() *Memory {
@@ -73,6 +73,25 @@ func (m *Memory) CreateAccount(ctx context.Context, a players.Account) error {
 	a.CreatedAt = stored(a.CreatedAt)
 	m.accounts[a.Username] = a
 	return nil
+}
+
+// CreateAccounts implements players.BulkStore.
+func (m *Memory) CreateAccounts(ctx context.Context, as []players.Account) ([]error, error) {
+	if err := m.enter(ctx, "CreateAccounts"); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]error, len(as))
+	for i, a := range as {
+		if _, ok := m.accounts[a.Username]; ok {
+			out[i] = fmt.Errorf("%w: %q", players.ErrUsernameTaken, a.Username)
+			continue
+		}
+		a.CreatedAt = stored(a.CreatedAt)
+		m.accounts[a.Username] = a
+	}
+	return out, nil
 }
 
 // Account implements players.Store.

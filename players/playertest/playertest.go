@@ -35,6 +35,7 @@ func Run(t *testing.T, newStore func(t *testing.T) players.Store) {
 		{"NameClaimedOnce", nameClaimedOnce},
 		{"SetDisplayName", setDisplayName},
 		{"AccountsPaged", accountsPaged},
+		{"CreateAccountsInBulk", createAccountsInBulk},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
 	}
@@ -420,6 +421,41 @@ func accountsPaged(t *testing.T, s players.Store) {
 	} {
 		if got := names(tc.q); got != tc.want {
 			t.Errorf("Accounts(%+v) = %q, want %q", tc.q, got, tc.want)
+		}
+	}
+}
+
+// createAccountsInBulk: CreateAccounts stores the new accounts as
+// CreateAccount does and refuses, one by one, a username that exists or
+// that an earlier account of the call has. Every store of the project is
+// a BulkStore (an archive's import makes its players in one command).
+func createAccountsInBulk(t *testing.T, s players.Store) {
+	ctx := context.Background()
+	bs, ok := s.(players.BulkStore)
+	if !ok {
+		t.Fatalf("%T is not a players.BulkStore", s)
+	}
+	if err := s.CreateAccount(ctx, account("alice", players.RoleServer)); err != nil {
+		t.Fatal(err)
+	}
+	as := []players.Account{account("bob", players.RolePlayer), account("alice", players.RolePlayer), account("carol", players.RolePlayer), account("bob", players.RolePlayer)}
+	as[3].CreatedBy = "second"
+	got, err := bs.CreateAccounts(ctx, as)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(as) {
+		t.Fatalf("CreateAccounts gave %d answers for %d accounts", len(got), len(as))
+	}
+	for i, want := range []bool{false, true, false, true} {
+		if taken := errors.Is(got[i], players.ErrUsernameTaken); taken != want || (!want && got[i] != nil) {
+			t.Errorf("answer %d (%s) = %v, want taken %v", i, as[i].Username, got[i], want)
+		}
+	}
+	for _, want := range []players.Account{account("bob", players.RolePlayer), account("alice", players.RoleServer), account("carol", players.RolePlayer)} {
+		a, err := s.Account(ctx, want.Username)
+		if err != nil || a.Role != want.Role || a.CreatedBy != want.CreatedBy || !a.CreatedAt.Equal(want.CreatedAt) {
+			t.Errorf("Account(%s) = %+v, %v; want %+v", want.Username, a, err, want)
 		}
 	}
 }
