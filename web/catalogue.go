@@ -391,6 +391,18 @@ var en = map[string]string{
 	"rule.display_name": "A display name has 1 to %d letters, digits or single spaces, at least one letter, and may not look like another player's name.",
 	"detail.field":      "The field in question: %s.",
 
+	// Rules of fields with a decided limit, their numbers from the
+	// domains' constants (ruleArgs); the exams' durations in days.
+	"rule.name":                "A name has 1 to %d characters.",
+	"rule.names":               "One name a line: 1 to %d names of at most %d characters each, no two the same.",
+	"rule.time_zone":           "The time zone is an IANA name such as Asia/Shanghai.",
+	"rule.target_rank":         "The target rank is an amateur kyu or dan rank, such as 5k or 3d.",
+	"rule.games_per_candidate": "Games per candidate: 1 to %d.",
+	"rule.wins_needed":         "Wins needed: 1 up to the games per candidate.",
+	"rule.session_length":      "The session length is more than 0 and at most %d days, written like 3h or 90m.",
+	"rule.registration_opens":  "Registration opens more than 0 and at most %d days before the session, written like 72h.",
+	"rule.rank_range":          "The lowest opponent rank may not be above the highest, and the range must include your own rank.",
+
 	// A field's name for a reader (fieldNames): Chinese pages show it
 	// where the field has no rule.
 	"field.username":            "username",
@@ -882,6 +894,16 @@ var zh = map[string]string{
 	"rule.new_password": "密码至少 %d 个字符、至多 %d 字节，且不能与用户名相同。",
 	"rule.display_name": "显示名为 1 至 %d 个字（字母、数字或单个空格，至少一个字母），且不能与其他棋手的名字相同或相似。",
 	"detail.field":      "有问题的字段：%s。",
+
+	"rule.name":                "名称为 1 至 %d 个字。",
+	"rule.names":               "每行一个姓名：共 1 至 %d 个，每个至多 %d 个字，不能重复。",
+	"rule.time_zone":           "时区须为 IANA 时区名，例如 Asia/Shanghai。",
+	"rule.target_rank":         "目标段位须为业余级位或段位，例如 5级 或 3段。",
+	"rule.games_per_candidate": "每名考生的对局数为 1 至 %d。",
+	"rule.wins_needed":         "需胜局数为 1 至每名考生的对局数。",
+	"rule.session_length":      "比赛时长须大于 0、至多 %d 天，写成 3h 或 90m 这样的时长。",
+	"rule.registration_opens":  "提前开放报名的时长须大于 0、至多 %d 天，写成 72h 这样的时长。",
+	"rule.rank_range":          "对手最低段位不能高于最高段位，且范围须包含你自己的段位。",
 
 	"field.username":            "用户名",
 	"field.password":            "密码",

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -238,7 +239,8 @@ func TestChineseErrorsNameTheField(t *testing.T) {
 		"head_teachers":       "有问题的字段：校长（主管老师）。",
 		"by":                  "有问题的字段：间隔。",
 		"time_control.preset": "有问题的字段：用时。",
-		"games_per_candidate": "有问题的字段：每名考生对局数。",
+		"games_per_candidate": "每名考生的对局数为 1 至 " + strconv.Itoa(exams.MaxExamGames) + "。",
+		"session_length":      "至多 " + strconv.Itoa(int(exams.MaxSessionLength/(24*time.Hour))) + " 天",
 	} {
 		if got := errorDetail("zh", &schools.FieldError{Field: n, Reason: "is wrong"}, "msg"); !strings.Contains(got, want) {
 			t.Errorf("%s: %q, want %q", n, got, want)

@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"time"
 
 	"golang.org/x/text/language"
 
 	"github.com/weiqi-platform/rank/api"
+	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/players"
+	"github.com/weiqi-platform/rank/schools"
 )
 
 // languages the pages speak, the first the default.
@@ -102,11 +105,19 @@ var fieldNames = []string{
 
 // ruleArgs fill the rules' numbers from the limits they state.
 var ruleArgs = map[string][]any{
-	"username":     {players.UsernameMinLen, players.UsernameMaxLen},
-	"password":     {players.PasswordMinLen, players.PasswordMaxLen},
-	"new_password": {players.PasswordMinLen, players.PasswordMaxLen},
-	"display_name": {players.DisplayNameMaxLen},
+	"username":            {players.UsernameMinLen, players.UsernameMaxLen},
+	"password":            {players.PasswordMinLen, players.PasswordMaxLen},
+	"new_password":        {players.PasswordMinLen, players.PasswordMaxLen},
+	"display_name":        {players.DisplayNameMaxLen},
+	"name":                {schools.NameMax},
+	"names":               {players.ManagedBatchMax, schools.NameMax},
+	"games_per_candidate": {exams.MaxExamGames},
+	"session_length":      {days(exams.MaxSessionLength)},
+	"registration_opens":  {days(exams.MaxRegistrationOpens)},
 }
+
+// days is d in whole days, as the rules state the exams' limits.
+func days(d time.Duration) int { return int(d / (24 * time.Hour)) }
 
 func hasKey(lang, key string) bool {
 	_, ok := catalogues[lang][key]
