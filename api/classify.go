@@ -11,8 +11,8 @@ func Classify(err error) (status int, code, message string) {
 }
 
 // ErrorField is the request field err names (the "field" of its details),
-// "" when it names none: pages put the field's rule in their own language
-// beside the code's text.
+// "" when it names none: pages put the field's rule or name in their own
+// language beside the code's text.
 func ErrorField(err error) string {
 	e, _ := classify(err)
 	f, _ := e.Details["field"].(string)

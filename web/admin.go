@@ -73,7 +73,7 @@ func (s *Server) adminAccounts(c *ctx, d *adminData) error {
 		Role: players.Role(d.AccountRole), Prefix: d.AccountPrefix, Limit: accountsPage + 1})
 	var fe *players.FieldError
 	if errors.As(err, &fe) {
-		return &pageError{status: http.StatusBadRequest, key: "err.invalid_field", detail: "acc_" + fe.Field}
+		return &pageError{status: http.StatusBadRequest, key: "err.invalid_field", field: "acc_" + fe.Field}
 	}
 	if err != nil {
 		return err
@@ -100,7 +100,7 @@ func (s *Server) adminRunJob(c *ctx) error {
 		return errNotFound
 	}
 	if errors.Is(err, jobs.ErrBadJob) {
-		return &pageError{status: http.StatusBadRequest, key: "err.invalid_field", detail: "run_id"}
+		return &pageError{status: http.StatusBadRequest, key: "err.invalid_field", field: "run_id"}
 	}
 	if err != nil {
 		return err
@@ -158,21 +158,21 @@ func auditQuery(r *http.Request) (rating.AuditQuery, auditData, error) {
 	if d.From != "" {
 		t, err := time.Parse("2006-01-02", d.From)
 		if err != nil {
-			return q, d, &pageError{status: http.StatusBadRequest, key: "err.invalid_parameter", detail: "from"}
+			return q, d, &pageError{status: http.StatusBadRequest, key: "err.invalid_parameter", field: "from"}
 		}
 		q.From = t
 	}
 	if d.To != "" {
 		t, err := time.Parse("2006-01-02", d.To)
 		if err != nil {
-			return q, d, &pageError{status: http.StatusBadRequest, key: "err.invalid_parameter", detail: "to"}
+			return q, d, &pageError{status: http.StatusBadRequest, key: "err.invalid_parameter", field: "to"}
 		}
 		q.To = t.Add(24 * time.Hour)
 	}
 	if a := qv.Get("after"); a != "" {
 		var cur rating.AuditCursor
 		if err := decodeCursor(a, &cur); err != nil {
-			return q, d, &pageError{status: http.StatusBadRequest, key: "err.invalid_parameter", detail: "after"}
+			return q, d, &pageError{status: http.StatusBadRequest, key: "err.invalid_parameter", field: "after"}
 		}
 		q.After = &cur
 	}

@@ -138,7 +138,7 @@ func (s *Server) adminCreateSchedule(c *ctx) error {
 		if v := f.Get(field); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return &pageError{status: http.StatusBadRequest, key: "err.invalid_field", detail: field}
+				return &pageError{status: http.StatusBadRequest, key: "err.invalid_field", field: field}
 			}
 			*p = &n
 		}

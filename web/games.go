@@ -43,14 +43,14 @@ func (s *Server) playerGames(c *ctx) error {
 	q := intake.GamesQuery{Player: name, Limit: gamesPage + 1}
 	if d.State != "" {
 		if !slices.Contains(intake.Statuses, intake.Status(d.State)) {
-			return &pageError{status: http.StatusBadRequest, key: "err.invalid_parameter", detail: "state"}
+			return &pageError{status: http.StatusBadRequest, key: "err.invalid_parameter", field: "state"}
 		}
 		q.States = []intake.Status{intake.Status(d.State)}
 	}
 	if a := qv.Get("after"); a != "" {
 		var cur intake.GameCursor
 		if err := decodeCursor(a, &cur); err != nil {
-			return &pageError{status: http.StatusBadRequest, key: "err.invalid_parameter", detail: "after"}
+			return &pageError{status: http.StatusBadRequest, key: "err.invalid_parameter", field: "after"}
 		}
 		q.After = &cur
 	}

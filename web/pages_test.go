@@ -7,14 +7,17 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/internal/app"
 	"github.com/weiqi-platform/rank/internal/apptest"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/rating"
+	"github.com/weiqi-platform/rank/schools"
 )
 
 // browser is a cookie-keeping client of the pages that does not follow
@@ -245,6 +248,77 @@ func TestFieldRuleInTheLanguage(t *testing.T) {
 		code, _, body := b.post("/register", url.Values{"username": {"9lives"}, "password": {password}, "password2": {password}}, true)
 		if code != http.StatusUnprocessableEntity || !strings.Contains(body, tc.want) || strings.Contains(body, tc.not) {
 			t.Errorf("%s: %d; want %q and not %q:\n%s", tc.lang, code, tc.want, tc.not, body)
+		}
+	}
+}
+
+// alertText is the text of a page's alert (the error page's section, a
+// form's notice), tags removed.
+func alertText(t *testing.T, body string) string {
+	t.Helper()
+	i := strings.Index(body, `role="alert"`)
+	if i < 0 {
+		t.Fatalf("no alert in\n%s", body)
+	}
+	open := strings.LastIndex(body[:i], "<")
+	tag := strings.Fields(body[open+1 : i])[0]
+	end := strings.Index(body[i:], "</"+tag+">")
+	if end < 0 {
+		t.Fatalf("the alert <%s> does not end in\n%s", tag, body)
+	}
+	return regexp.MustCompile(`<[^>]*>`).ReplaceAllString(body[open:i+end], "")
+}
+
+// TestFieldNameInTheLanguage: a Chinese page refusing a form or an
+// address names the field at fault by its rule or its Chinese label,
+// never by the API's name (time_zone, head_teachers, by, ...); English
+// pages keep what they showed (the API's message, the parameter's name).
+func TestFieldNameInTheLanguage(t *testing.T) {
+	w := newWorld(t, 2)
+	cls := "/classes/" + url.PathEscape(w.class.ID)
+	for _, tc := range []struct {
+		who, method, path string
+		form              url.Values
+		raw, zh, en       string // the field's API name; what the Chinese and the English alert say
+	}{
+		{adminName, "POST", "/admin/schools", url.Values{"name": {"Go club"}, "head": {""}}, "head_teachers", "有问题的字段：校长（主管老师）。", "head_teachers"},
+		{adminName, "POST", "/admin/schools", url.Values{"name": {"Go club"}, "time_zone": {"Mars/Olympus"}, "head": {teacherName}}, "time_zone", "IANA 时区名", "not an IANA time zone"},
+		{adminName, "POST", "/admin/exams", url.Values{"target_rank": {"1d"}, "cron": {"0 19 * * SAT"}, "games": {"six"}}, "games", "有问题的字段：每名考生对局数。", "games"},
+		{adminName, "POST", "/admin/exams", url.Values{"target_rank": {"1d"}, "cron": {"not cron"}}, "cron", "有问题的字段：时间（cron）。", "cron"},
+		{adminName, "POST", "/admin/exams", url.Values{"target_rank": {"9p"}, "cron": {"0 19 * * SAT"}}, "target_rank", "例如 5级 或 3段", "professional ranks"},
+		{adminName, "POST", "/admin/exams", url.Values{"target_rank": {"1d"}, "cron": {"0 19 * * SAT"}, "games": {"99"}}, "games_per_candidate",
+			fmt.Sprintf("每名考生的对局数为 1 至 %d。", exams.MaxExamGames), "games_per_candidate"},
+		{adminName, "POST", "/admin/promotions/reject", url.Values{"id": {"eA"}, "reason": {""}}, "reason", "有问题的字段：理由。", "A field is missing"},
+		{adminName, "GET", "/admin/audit?from=yesterday", nil, "from", "有问题的字段：起始日期。", "from"},
+		{adminName, "GET", "/admin?acc_prefix=a!", nil, "acc_prefix", "有问题的字段：用户名开头（账号筛选）。", "acc_prefix"},
+		{teacherName, "GET", cls + "?sort=shoe-size", nil, "sort", "有问题的字段：排序列。", "not one of"},
+		{teacherName, "GET", cls + "/progress?step=month", nil, "by", "有问题的字段：间隔。", "by"},
+		{teacherName, "POST", cls + "/managed", url.Values{"names": {"Mei\nmei"}}, "names",
+			fmt.Sprintf("共 1 至 %d 个，每个至多 %d 个字", players.ManagedBatchMax, schools.NameMax), "the same as entry 0"},
+		{w.students[0], "GET", "/players/" + w.students[0] + "/games?state=lost", nil, "state", "有问题的字段：状态。", "state"},
+		{w.students[0], "GET", "/leaderboard?rank=12x", nil, "rank", "有问题的字段：段位。", "rank"},
+		{w.students[0], "POST", "/play", url.Values{"size": {"9"}, "time": {"blitz"}, "rules": {"go-moku"}}, "rules", "有问题的字段：规则。", "unknown rules preset"},
+		{w.students[0], "POST", "/play", url.Values{"size": {"9"}, "time": {"blitz"}, "rules": {"chinese"}, "min": {"5d"}, "max": {"5d"}}, "rank_range",
+			"范围须包含你自己的段位", "must include your own ladder score"},
+	} {
+		for _, lang := range []string{"zh", "en"} {
+			b := newBrowser(t, w.base)
+			b.login(tc.who)
+			b.lang = lang
+			var body string
+			if tc.method == "GET" {
+				_, _, body = b.get(tc.path)
+			} else {
+				_, _, body = b.post(tc.path, tc.form, true)
+			}
+			got := alertText(t, body)
+			switch {
+			// The label may hold the name as its notation: 时间（cron）.
+			case lang == "zh" && (!strings.Contains(got, tc.zh) || strings.Contains(strings.Replace(got, tc.zh, "", 1), tc.raw)):
+				t.Errorf("zh %s %s: %q; want %q and not %q", tc.method, tc.path, got, tc.zh, tc.raw)
+			case lang == "en" && !strings.Contains(got, tc.en):
+				t.Errorf("en %s %s: %q; want %q", tc.method, tc.path, got, tc.en)
+			}
 		}
 	}
 }

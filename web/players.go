@@ -46,13 +46,13 @@ func (s *Server) leaderboard(c *ctx) error {
 			q.MinScore, q.MaxScore, err = r.Band()
 		}
 		if err != nil {
-			return &pageError{status: http.StatusBadRequest, key: "err.invalid_parameter", detail: "rank"}
+			return &pageError{status: http.StatusBadRequest, key: "err.invalid_parameter", field: "rank"}
 		}
 	}
 	if after := qv.Get("after"); after != "" {
 		var cur rating.LeaderCursor
 		if err := decodeCursor(after, &cur); err != nil {
-			return &pageError{status: http.StatusBadRequest, key: "err.invalid_parameter", detail: "after"}
+			return &pageError{status: http.StatusBadRequest, key: "err.invalid_parameter", field: "after"}
 		}
 		q.After = &cur
 		d.Page = atoiDefault(qv.Get("page"), 2)

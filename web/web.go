@@ -189,10 +189,10 @@ var errForbidden = &pageError{status: http.StatusForbidden, key: "err.forbidden"
 type pageError struct {
 	status int
 	key    string
-	detail string // shown as given (a refusal's reason)
+	field  string // the input at fault: its name on English pages, as fieldDetail says on Chinese ones
 }
 
-func (e *pageError) Error() string { return fmt.Sprintf("%d %s %s", e.status, e.key, e.detail) }
+func (e *pageError) Error() string { return fmt.Sprintf("%d %s %s", e.status, e.key, e.field) }
 
 // fail shows err as an error page: the API's status and code, the
 // catalogue's text for the code where it has one.
@@ -200,7 +200,10 @@ func (c *ctx) fail(err error) {
 	var pe *pageError
 	status, key, detail := http.StatusInternalServerError, "err.internal", ""
 	if errors.As(err, &pe) {
-		status, key, detail = pe.status, pe.key, pe.detail
+		status, key, detail = pe.status, pe.key, pe.field
+		if c.lang == "zh" {
+			detail = fieldDetail(c.lang, pe.field)
+		}
 	} else {
 		var code, msg string
 		status, code, msg = api.Classify(err)
