@@ -22,9 +22,9 @@ var start = time.Date(2026, 9, 1, 2, 0, 0, 0, time.UTC)
 
 const pw = "correct horse battery"
 
-// rig is the application on the memory stores with a fake clock, an
-// admin, and a school "sch" with head teacher "head" and teacher "tea";
-// "far" teaches at another school "oth".
+// rig is the application on the memory stores (opts may wrap them) with
+// a fake clock, an admin, and a school "sch" with head teacher "head" and
+// teacher "tea"; "far" teaches at another school "oth".
 type rig struct {
 	t      testing.TB
 	st     *apptest.Stack
@@ -38,10 +38,11 @@ type rig struct {
 	games  int
 }
 
-func newRig(t testing.TB) *rig {
+func newRig(t testing.TB, opts ...apptest.Option) *rig {
 	t.Helper()
 	clock := clockwork.NewFakeClockAt(start)
-	st := apptest.Memory(t, apptest.Clock(clock), apptest.Config(app.Config{Players: players.Config{RegisterLimitAddress: 1 << 30}}))
+	opts = append([]apptest.Option{apptest.Clock(clock), apptest.Config(app.Config{Players: players.Config{RegisterLimitAddress: 1 << 30}})}, opts...)
+	st := apptest.Memory(t, opts...)
 	r := &rig{t: t, st: st, svc: st.Schools, clock: clock, admin: players.Principal{Username: "root", Role: players.RoleAdmin}}
 	r.head, r.tea, r.far = r.teacher("head"), r.teacher("tea"), r.teacher("far")
 	var err error

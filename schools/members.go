@@ -154,7 +154,10 @@ func (s *Service) Remove(ctx context.Context, by players.Principal, classID, use
 // Move moves a student to another class of the same school: a teacher of
 // the class they are in may. They are added to the other class first,
 // then taken out of this one, so a crash between leaves them in both and
-// the same move again completes it.
+// the same move again completes it. A student who leaves this class (or
+// is removed, or moved elsewhere) while the move runs is taken out of
+// the other class again and the move is ErrNotMember; the same move run
+// meanwhile (a retry, a second click) makes both succeed.
 func (s *Service) Move(ctx context.Context, by players.Principal, fromID, username, toID string) (from, to Class, err error) {
 	src, sch, _, err := s.classFor(ctx, by, fromID, AccessTeacher)
 	if err != nil {
@@ -193,6 +196,7 @@ func (s *Service) Move(ctx context.Context, by players.Principal, fromID, userna
 		}
 		return addMembers(x, sch, func() bool { return ended(*x, sch, s.clock.Now()) }, m)
 	})
+	added := err == nil
 	switch {
 	case errors.Is(err, errAlreadyThere):
 		if dst, err = s.store.Class(ctx, toID); err != nil {
@@ -201,13 +205,91 @@ func (s *Service) Move(ctx context.Context, by players.Principal, fromID, userna
 	case err != nil:
 		return Class{}, Class{}, err
 	}
-	src, err = s.changeClass(ctx, fromID, Change{What: WhatMovedOut, Subject: name, By: by.Username, Reason: "to " + toID}, func(x *Class) error {
+	src, err = s.changeClass(ctx, fromID, Change{What: WhatMovedOut, Subject: name, By: by.Username, Reason: movedTo(toID)}, func(x *Class) error {
 		return removeMember(x, name)
 	})
+	if errors.Is(err, ErrNotMember) {
+		return s.goneDuringMove(ctx, by, fromID, toID, m, added, err)
+	}
 	return src, dst, err
 }
 
 var errAlreadyThere = errors.New("already in the class")
+
+// movedTo is a moved_out change's reason; goneDuringMove reads it back.
+func movedTo(toID string) string { return "to " + toID }
+
+// goneDuringMove ends a move whose student was gone from the source when
+// it came to take them out. If the same move (another call) took them
+// out, the move is done. Else the student is taken out of the destination
+// again if this call put them there and the membership is still as it
+// wrote it (not since joined with the code: their choice); a change of
+// its own, as no transaction spans two classes.
+//
+// Left open: a crash before this undo, or a retry that found the student
+// in both classes (after a crashed move) and so added nothing, leaves
+// them in the destination only, and the same move again calls that done.
+// The histories show it (a moved_in with no moved_out from the source);
+// a teacher may Remove them.
+func (s *Service) goneDuringMove(ctx context.Context, by players.Principal, fromID, toID string, m Member, added bool, notMember error) (from, to Class, err error) {
+	vs, err := s.store.ClassVersions(ctx, fromID) // every version: a rare path
+	if err != nil {
+		return Class{}, Class{}, err
+	}
+	out := takenOut(vs, m.Username)
+	if out.What == WhatMovedOut && out.Reason == movedTo(toID) {
+		to, err := s.store.Class(ctx, toID)
+		if err != nil {
+			return Class{}, Class{}, err
+		}
+		return vs[len(vs)-1], to, nil
+	}
+	if !added {
+		return Class{}, Class{}, notMember
+	}
+	why := fmt.Sprintf("move undone: %s no longer in %s", m.Username, fromID)
+	switch out.What {
+	case WhatLeft:
+		why = fmt.Sprintf("move undone: %s left %s during the move", m.Username, fromID)
+	case WhatRemoved:
+		why = fmt.Sprintf("move undone: removed from %s by %s during the move", fromID, out.By)
+	case WhatMovedOut:
+		why = fmt.Sprintf("move undone: moved from %s %s by %s during the move", fromID, out.Reason, out.By)
+	}
+	_, err = s.changeClass(ctx, toID, Change{What: WhatMovedOut, Subject: m.Username, By: by.Username, Reason: why}, func(x *Class) error {
+		i := slices.IndexFunc(x.Students, func(o Member) bool { return o.Username == m.Username })
+		if i < 0 || !sameMember(x.Students[i], m) {
+			return errNothingToUndo
+		}
+		x.Students = slices.Delete(x.Students, i, i+1)
+		return nil
+	})
+	if err != nil && !errors.Is(err, errNothingToUndo) {
+		return Class{}, Class{}, err
+	}
+	return Class{}, Class{}, notMember
+}
+
+var errNothingToUndo = errors.New("nothing to undo")
+
+// takenOut returns the change of the latest version that took the
+// student out of the class (versions oldest first); none: the zero Change.
+func takenOut(vs []Class, username string) Change {
+	for i := len(vs) - 1; i > 0; i-- {
+		_, before := vs[i-1].Member(username)
+		_, after := vs[i].Member(username)
+		if before && !after {
+			return vs[i].Change
+		}
+	}
+	return Change{}
+}
+
+// sameMember reports whether a and b are the same membership record
+// (times as instants, whatever zone a store gives them back in).
+func sameMember(a, b Member) bool {
+	return a.Username == b.Username && a.Name == b.Name && a.Since.Equal(b.Since) && a.Via == b.Via && a.By == b.By && a.Managed == b.Managed
+}
 
 // AddStudents adds existing players to the class by username: a teacher
 // of the class may. They are followed in the class's tables; the teacher
