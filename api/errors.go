@@ -225,6 +225,13 @@ var errorTable = []rule{
 	{is: matchmaking.ErrHasTicket, status: http.StatusConflict, code: "ticket_exists", message: "you already have a live ticket; cancel it or wait for it"},
 	{is: matchmaking.ErrInGame, status: http.StatusConflict, code: "in_game", message: "you are in a game that has not finished"},
 	{is: matchmaking.ErrNoTicket, status: http.StatusNotFound, code: "no_ticket", message: "you have no matchmaking ticket"},
+	{as: func(err error) bool { var e *matchmaking.MatchedError; return errors.As(err, &e) },
+		status: http.StatusConflict, code: "ticket_matched", message: "the ticket was paired before the cancel; the game stands",
+		detail: func(err error) (string, map[string]any) {
+			var e *matchmaking.MatchedError
+			errors.As(err, &e)
+			return "", map[string]any{"ticket": toTicketJSON(e.Ticket, e.At)}
+		}},
 
 	// the integrity review queue
 	{as: func(err error) bool { var e *reviews.FieldError; return errors.As(err, &e) },

@@ -380,6 +380,7 @@ var en = map[string]string{
 	"err.not_your_game":       "That is not your game.",
 	"err.result_mismatch":     "The result does not agree with the game's record.",
 	"err.source_conflict":     "Another game was sent under this source id.",
+	"err.ticket_matched":      "You were paired before the cancel; the game stands.",
 	"err.timeout":             "The request took too long; try again.",
 	"err.unknown_player":      "A player of the game has no account here.",
 
@@ -821,6 +822,7 @@ var zh = map[string]string{
 	"err.not_your_game":       "这不是你的对局。",
 	"err.result_mismatch":     "结果与棋谱不符。",
 	"err.source_conflict":     "已有另一盘对局使用这个来源编号。",
+	"err.ticket_matched":      "取消之前你已被配对，对局照常进行。",
 	"err.timeout":             "请求超时，请重试。",
 	"err.unknown_player":      "对局中有棋手在本站没有账号。",
 
