@@ -76,6 +76,8 @@ var errorTable = []rule{
 		}},
 	{is: players.ErrUsernameTaken, status: http.StatusConflict, code: "username_taken", message: "the username is taken"},
 	{is: players.ErrInvalidCredentials, status: http.StatusUnauthorized, code: "invalid_credentials", message: "wrong username or password"},
+	{is: players.ErrWrongPassword, status: http.StatusForbidden, code: "wrong_password", message: "the current password is wrong",
+		detail: func(error) (string, map[string]any) { return "", map[string]any{"field": "current_password"} }},
 	{is: players.ErrUnauthenticated, status: http.StatusUnauthorized, code: "invalid_token", message: "the bearer token is unknown, expired or revoked"},
 	{is: players.ErrForbidden, status: http.StatusForbidden, code: "forbidden", message: "this caller may not do that",
 		detail: func(err error) (string, map[string]any) {

@@ -146,6 +146,8 @@ func TestRowsOnceBuiltByHandlers(t *testing.T) {
 	}{
 		{&matchmaking.MatchedError{Ticket: matched, At: at}, Error{Status: 409, Code: "ticket_matched", Message: "the ticket was paired before the cancel; the game stands",
 			Details: map[string]any{"ticket": toTicketJSON(matched, at)}}},
+		{players.ErrWrongPassword, Error{Status: 403, Code: "wrong_password", Message: "the current password is wrong",
+			Details: map[string]any{"field": "current_password"}}},
 	} {
 		got, known := classify(tc.err)
 		gotJSON, _ := json.Marshal(errorJSON{Code: got.Code, Message: got.Message, Details: got.Details})

@@ -383,6 +383,7 @@ var en = map[string]string{
 	"err.ticket_matched":      "You were paired before the cancel; the game stands.",
 	"err.timeout":             "The request took too long; try again.",
 	"err.unknown_player":      "A player of the game has no account here.",
+	"err.wrong_password":      "The current password is wrong.",
 
 	// The rule of a field, shown on Chinese pages beside an error (the
 	// API's own message, in English, is shown on English pages).
@@ -825,6 +826,7 @@ var zh = map[string]string{
 	"err.ticket_matched":      "取消之前你已被配对，对局照常进行。",
 	"err.timeout":             "请求超时，请重试。",
 	"err.unknown_player":      "对局中有棋手在本站没有账号。",
+	"err.wrong_password":      "当前密码不正确。",
 
 	"rule.username":     "用户名为 %d 至 %d 个字符：以字母 a–z 开头，其余为 a–z、0–9、_ 或 -。",
 	"rule.password":     "密码至少 %d 个字符、至多 %d 字节，且不能与用户名相同。",
