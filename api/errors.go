@@ -189,6 +189,12 @@ var errorTable = []rule{
 			errors.As(err, &e)
 			return e.Field + " " + e.Reason, map[string]any{"field": e.Field, "reason": e.Reason}
 		}},
+	// Only changes keyed by the request's Idempotency-Key meet it (the
+	// admin tools, a school's placement): an exam keys its certification
+	// by its result, and a retry repeats the same change.
+	{is: rating.ErrKeyReused, status: http.StatusConflict, code: "idempotency_key_reused", message: "the Idempotency-Key names another change"},
+	{is: rating.ErrNoCertifiedRank, status: http.StatusConflict, code: "no_certified_rank", message: "the player has no certified rank to revoke"},
+	{is: rating.ErrNotRated, status: http.StatusConflict, code: "not_rated", message: "the game moved no rating: there is nothing to annul"},
 
 	// exams (ranks) and check-ins
 	{as: func(err error) bool { var e *exams.ValidationError; return errors.As(err, &e) },

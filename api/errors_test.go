@@ -19,6 +19,7 @@ import (
 	"github.com/weiqi-platform/rank/internal/outage"
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/players"
+	"github.com/weiqi-platform/rank/rating"
 )
 
 func TestClassify(t *testing.T) {
@@ -148,6 +149,12 @@ func TestRowsOnceBuiltByHandlers(t *testing.T) {
 			Details: map[string]any{"ticket": toTicketJSON(matched, at)}}},
 		{players.ErrWrongPassword, Error{Status: 403, Code: "wrong_password", Message: "the current password is wrong",
 			Details: map[string]any{"field": "current_password"}}},
+		// An admin's change and a school's placement (changeError before).
+		{fmt.Errorf("%w: %q", rating.ErrKeyReused, "adjust:bob:k1"), Error{Status: 409, Code: "idempotency_key_reused", Message: "the Idempotency-Key names another change"}},
+		{fmt.Errorf("%w: %s has none to revoke", rating.ErrNoCertifiedRank, "bob"), Error{Status: 409, Code: "no_certified_rank", Message: "the player has no certified rank to revoke"}},
+		{fmt.Errorf("%w: game %s", rating.ErrNotRated, "g1"), Error{Status: 409, Code: "not_rated", Message: "the game moved no rating: there is nothing to annul"}},
+		{&rating.InputError{Field: "delta", Reason: "0 changes nothing"}, Error{Status: 400, Code: "invalid_field", Message: "delta 0 changes nothing",
+			Details: map[string]any{"field": "delta", "reason": "0 changes nothing"}}},
 	} {
 		got, known := classify(tc.err)
 		gotJSON, _ := json.Marshal(errorJSON{Code: got.Code, Message: got.Message, Details: got.Details})
