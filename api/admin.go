@@ -57,25 +57,6 @@ func changeKey(c *gin.Context, tool, player string) (string, error) {
 	return tool + ":" + player + ":" + k, nil
 }
 
-// changeError turns the rating service's refusals of an admin's change
-// into HTTP (kept out of the shared table: a game's rating refusals mean
-// something else).
-func changeError(err error) error {
-	var ie *rating.InputError
-	switch {
-	case errors.As(err, &ie):
-		return &Error{Status: http.StatusBadRequest, Code: "invalid_field", Message: ie.Field + " " + ie.Reason,
-			Details: map[string]any{"field": ie.Field, "reason": ie.Reason}}
-	case errors.Is(err, rating.ErrKeyReused):
-		return &Error{Status: http.StatusConflict, Code: "idempotency_key_reused", Message: "the Idempotency-Key names another change"}
-	case errors.Is(err, rating.ErrNoCertifiedRank):
-		return &Error{Status: http.StatusConflict, Code: "no_certified_rank", Message: "the player has no certified rank to revoke"}
-	case errors.Is(err, rating.ErrNotRated):
-		return &Error{Status: http.StatusConflict, Code: "not_rated", Message: "the game moved no rating: there is nothing to annul"}
-	}
-	return err
-}
-
 // adjustIn is the body of POST /admin/players/{username}/adjust: one of
 // delta, score or rank, and the reason.
 type adjustIn struct {
@@ -153,7 +134,7 @@ func (s *Server) change(c *gin.Context, tool string, in rating.ChangeInput) {
 	in.Key, in.Actor = key, by.Username
 	ch, err := s.deps.Ratings.Change(c.Request.Context(), in)
 	if err != nil {
-		s.fail(c, changeError(err))
+		s.fail(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, toChangedJSON(ch))
@@ -247,7 +228,7 @@ func (s *Server) annul(c *gin.Context) {
 	if in.Recompute {
 		r, err := s.deps.Ratings.AnnulRecompute(ctx, ai)
 		if err != nil {
-			s.fail(c, changeError(err))
+			s.fail(c, err)
 			return
 		}
 		out := annulJSON{GameID: g.ID, changedJSON: toChangedJSON(r.Annulment), Corrections: []changedJSON{}}
@@ -259,7 +240,7 @@ func (s *Server) annul(c *gin.Context) {
 	}
 	ch, err := s.deps.Ratings.Annul(ctx, ai)
 	if err != nil {
-		s.fail(c, changeError(err))
+		s.fail(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, annulJSON{GameID: g.ID, changedJSON: toChangedJSON(ch)})

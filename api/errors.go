@@ -76,6 +76,8 @@ var errorTable = []rule{
 		}},
 	{is: players.ErrUsernameTaken, status: http.StatusConflict, code: "username_taken", message: "the username is taken"},
 	{is: players.ErrInvalidCredentials, status: http.StatusUnauthorized, code: "invalid_credentials", message: "wrong username or password"},
+	{is: players.ErrWrongPassword, status: http.StatusForbidden, code: "wrong_password", message: "the current password is wrong",
+		detail: func(error) (string, map[string]any) { return "", map[string]any{"field": "current_password"} }},
 	{is: players.ErrUnauthenticated, status: http.StatusUnauthorized, code: "invalid_token", message: "the bearer token is unknown, expired or revoked"},
 	{is: players.ErrForbidden, status: http.StatusForbidden, code: "forbidden", message: "this caller may not do that",
 		detail: func(err error) (string, map[string]any) {
@@ -187,6 +189,12 @@ var errorTable = []rule{
 			errors.As(err, &e)
 			return e.Field + " " + e.Reason, map[string]any{"field": e.Field, "reason": e.Reason}
 		}},
+	// Only changes keyed by the request's Idempotency-Key meet it (the
+	// admin tools, a school's placement): an exam keys its certification
+	// by its result, and a retry repeats the same change.
+	{is: rating.ErrKeyReused, status: http.StatusConflict, code: "idempotency_key_reused", message: "the Idempotency-Key names another change"},
+	{is: rating.ErrNoCertifiedRank, status: http.StatusConflict, code: "no_certified_rank", message: "the player has no certified rank to revoke"},
+	{is: rating.ErrNotRated, status: http.StatusConflict, code: "not_rated", message: "the game moved no rating: there is nothing to annul"},
 
 	// exams (ranks) and check-ins
 	{as: func(err error) bool { var e *exams.ValidationError; return errors.As(err, &e) },
@@ -225,6 +233,13 @@ var errorTable = []rule{
 	{is: matchmaking.ErrHasTicket, status: http.StatusConflict, code: "ticket_exists", message: "you already have a live ticket; cancel it or wait for it"},
 	{is: matchmaking.ErrInGame, status: http.StatusConflict, code: "in_game", message: "you are in a game that has not finished"},
 	{is: matchmaking.ErrNoTicket, status: http.StatusNotFound, code: "no_ticket", message: "you have no matchmaking ticket"},
+	{as: func(err error) bool { var e *matchmaking.MatchedError; return errors.As(err, &e) },
+		status: http.StatusConflict, code: "ticket_matched", message: "the ticket was paired before the cancel; the game stands",
+		detail: func(err error) (string, map[string]any) {
+			var e *matchmaking.MatchedError
+			errors.As(err, &e)
+			return "", map[string]any{"ticket": toTicketJSON(e.Ticket, e.At)}
+		}},
 
 	// the integrity review queue
 	{as: func(err error) bool { var e *reviews.FieldError; return errors.As(err, &e) },

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +17,9 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/weiqi-platform/rank/internal/outage"
+	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/players"
+	"github.com/weiqi-platform/rank/rating"
 )
 
 func TestClassify(t *testing.T) {
@@ -128,5 +131,39 @@ func TestPanicIsA500(t *testing.T) {
 	// The server still serves.
 	if rec := serve(s, "GET", "/healthz"); rec.Code != 200 {
 		t.Fatalf("after a panic /healthz = %d", rec.Code)
+	}
+}
+
+// TestRowsOnceBuiltByHandlers: errors whose answers handlers used to
+// build themselves get the same answer from the table, to the byte, and
+// their codes are the table's (Codes: the pages need a text for each).
+func TestRowsOnceBuiltByHandlers(t *testing.T) {
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	matched := matchmaking.Ticket{ID: "t1", Player: "bob", State: matchmaking.Matched, CreatedAt: at.Add(-time.Minute), EndedAt: at.Add(-time.Second),
+		Range: matchmaking.AnyScore, Match: &matchmaking.Match{PairID: "p1", GameID: "g1", Opponent: "alice", Colour: "black", MatchedAt: at.Add(-time.Second)}}
+	for _, tc := range []struct {
+		err  error
+		want Error
+	}{
+		{&matchmaking.MatchedError{Ticket: matched, At: at}, Error{Status: 409, Code: "ticket_matched", Message: "the ticket was paired before the cancel; the game stands",
+			Details: map[string]any{"ticket": toTicketJSON(matched, at)}}},
+		{players.ErrWrongPassword, Error{Status: 403, Code: "wrong_password", Message: "the current password is wrong",
+			Details: map[string]any{"field": "current_password"}}},
+		// An admin's change and a school's placement (changeError before).
+		{fmt.Errorf("%w: %q", rating.ErrKeyReused, "adjust:bob:k1"), Error{Status: 409, Code: "idempotency_key_reused", Message: "the Idempotency-Key names another change"}},
+		{fmt.Errorf("%w: %s has none to revoke", rating.ErrNoCertifiedRank, "bob"), Error{Status: 409, Code: "no_certified_rank", Message: "the player has no certified rank to revoke"}},
+		{fmt.Errorf("%w: game %s", rating.ErrNotRated, "g1"), Error{Status: 409, Code: "not_rated", Message: "the game moved no rating: there is nothing to annul"}},
+		{&rating.InputError{Field: "delta", Reason: "0 changes nothing"}, Error{Status: 400, Code: "invalid_field", Message: "delta 0 changes nothing",
+			Details: map[string]any{"field": "delta", "reason": "0 changes nothing"}}},
+	} {
+		got, known := classify(tc.err)
+		gotJSON, _ := json.Marshal(errorJSON{Code: got.Code, Message: got.Message, Details: got.Details})
+		wantJSON, _ := json.Marshal(errorJSON{Code: tc.want.Code, Message: tc.want.Message, Details: tc.want.Details})
+		if !known || got.Status != tc.want.Status || !bytes.Equal(gotJSON, wantJSON) {
+			t.Errorf("classify(%v) = %d %s, want %d %s", tc.err, got.Status, gotJSON, tc.want.Status, wantJSON)
+		}
+		if !slices.Contains(Codes(), tc.want.Code) {
+			t.Errorf("Codes() lacks %s", tc.want.Code)
+		}
 	}
 }

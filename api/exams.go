@@ -96,6 +96,9 @@ func (s *Server) createExam(c *gin.Context) {
 	}
 	by, _ := principalOf(c)
 	sch, err := s.deps.Exams.CreateSchedule(c.Request.Context(), key, d, by.Username)
+	// Mapped here, not in the table: only this route makes the schedule id
+	// the Idempotency-Key. The admin page passes its form's id to the same
+	// call, and there the same error is a taken id (the table's conflict).
 	if errors.Is(err, exams.ErrConflict) {
 		err = &Error{Status: http.StatusConflict, Code: "idempotency_key_reused",
 			Message: "the Idempotency-Key names another exam schedule", Details: map[string]any{"id": key}}

@@ -250,12 +250,9 @@ func (s *Server) myTicket(c *gin.Context) {
 
 func (s *Server) cancelTicket(c *gin.Context) {
 	caller, _ := principalOf(c)
+	// A pairing that came first is a *matchmaking.MatchedError: the table
+	// answers it with the matched ticket.
 	t, err := s.deps.Matchmaking.Cancel(c.Request.Context(), caller.Username)
-	if errors.Is(err, matchmaking.ErrMatched) {
-		// The pairing came first: the game stands, and the answer shows it.
-		err = &Error{Status: http.StatusConflict, Code: "ticket_matched", Message: "the ticket was paired before the cancel; the game stands",
-			Details: map[string]any{"ticket": toTicketJSON(t, s.deps.Matchmaking.Now())}}
-	}
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -252,10 +252,6 @@ func (s *Server) changePassword(c *gin.Context) {
 	}
 	by, _ := principalOf(c)
 	tok, err := s.deps.Players.ChangePassword(c.Request.Context(), by.Username, in.CurrentPassword, in.NewPassword)
-	if errors.Is(err, players.ErrInvalidCredentials) {
-		err = &Error{Status: http.StatusForbidden, Code: "wrong_password", Message: "the current password is wrong",
-			Details: map[string]any{"field": "current_password"}}
-	}
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -943,12 +942,8 @@ func (s *Server) placeStudent(c *gin.Context) {
 	}
 	by, _ := principalOf(c)
 	ch, err := s.deps.Schools.Place(c.Request.Context(), by, c.Param("id"), c.Param("username"), schools.Placement{Rank: in.Rank, Reason: in.Reason, Key: key})
-	if errors.Is(err, schools.ErrInvalid) {
-		s.fail(c, err)
-		return
-	}
 	if err != nil {
-		s.fail(c, changeError(err))
+		s.fail(c, err)
 		return
 	}
 	c.JSON(http.StatusCreated, toChangedJSON(ch))

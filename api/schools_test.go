@@ -231,10 +231,13 @@ func TestSchoolFlowOverHTTP(t *testing.T) {
 	code := w.expect(req{method: "GET", path: cls, token: w.tt}, 200, "").JSON["invite_code"]
 	w.expect(req{method: "POST", path: "/api/v1/classes/join", token: w.tok["stu-f"], body: map[string]any{"code": code}}, 201, "")
 	w.expect(req{method: "POST", path: "/api/v1/classes/join", token: w.tok["stu-f"], body: map[string]any{"code": code}}, 409, "already_member")
-	out = w.expect(req{method: "POST", path: cls + "/students/stu-f/placement", token: w.tt, body: map[string]any{"rank": "4k", "reason": "club 4k"}}, 201, "")
+	placeKey := map[string]string{"Idempotency-Key": "place-f"}
+	out = w.expect(req{method: "POST", path: cls + "/students/stu-f/placement", token: w.tt, header: placeKey, body: map[string]any{"rank": "4k", "reason": "club 4k"}}, 201, "")
 	if e := out.JSON["entries"].([]any)[0].(map[string]any); e["cause"] != "placement" || e["actor"] != "tea-t" || e["rank_after"] != "4k" {
 		t.Errorf("placement %s", out.Body)
 	}
+	// The key names that placement: another under it is refused.
+	w.expect(req{method: "POST", path: cls + "/students/stu-f/placement", token: w.tt, header: placeKey, body: map[string]any{"rank": "3k", "reason": "club 3k"}}, 409, "idempotency_key_reused")
 	w.expect(req{method: "POST", path: cls + "/students/stu-a/placement", token: w.tt, body: map[string]any{"rank": "4k", "reason": "late"}}, 409, "already_played")
 	w.expect(req{method: "POST", path: cls + "/students/stu-f/placement", token: w.tt, body: map[string]any{"rank": "12k", "reason": "x"}}, 400, "invalid_field")
 	w.expect(req{method: "POST", path: cls + "/students/stu-f/placement", token: w.tt, body: map[string]any{"rank": "4k"}}, 400, "missing_field")

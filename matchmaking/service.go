@@ -309,8 +309,9 @@ func (s *Service) noteBeat(ref Ref, st State, at time.Time) {
 }
 
 // Cancel ends the player's waiting ticket. If a pairing took it first the
-// answer is ErrMatched with the matched ticket: a cancel and a game never
-// both happen. Cancelling an ended ticket returns it unchanged.
+// answer is the matched ticket and a *MatchedError (ErrMatched): a cancel
+// and a game never both happen. Cancelling an ended ticket returns it
+// unchanged.
 func (s *Service) Cancel(ctx context.Context, player string) (Ticket, error) {
 	ref, err := s.pointer(ctx, player)
 	if err != nil {
@@ -322,7 +323,7 @@ func (s *Service) Cancel(ctx context.Context, player string) (Ticket, error) {
 		return Ticket{}, err
 	}
 	if t.State == Matched {
-		return t, ErrMatched
+		return t, &MatchedError{Ticket: t, At: now}
 	}
 	s.keepPointer(ctx, player, ref)
 	return t, nil

@@ -20,9 +20,22 @@ var (
 	// ErrNoTicket: the player has no ticket (404).
 	ErrNoTicket = errors.New("player has no matchmaking ticket")
 	// ErrMatched: a cancel came after the ticket was paired (409); the game
-	// stands.
+	// stands. A *MatchedError carries the ticket.
 	ErrMatched = errors.New("ticket is already matched")
 )
+
+// MatchedError is a cancel refused because a pairing took the ticket
+// first: the matched ticket, as of At (when the cancel came), shows the
+// game that stands. It unwraps to ErrMatched.
+type MatchedError struct {
+	Ticket Ticket
+	At     time.Time
+}
+
+func (e *MatchedError) Error() string { return ErrMatched.Error() + ": " + e.Ticket.ID }
+
+// Unwrap makes errors.Is(err, ErrMatched) true.
+func (e *MatchedError) Unwrap() error { return ErrMatched }
 
 // FieldError names the request field that is wrong and why. It unwraps to
 // ErrInvalid.

@@ -160,7 +160,7 @@ func (s *Service) claimUsername(ctx context.Context, username string) {
 }
 
 // ChangePassword sets the caller's own password, given the current one:
-// a wrong current password is ErrInvalidCredentials, a new one that
+// a wrong current password is ErrWrongPassword, a new one that
 // breaks the rules a *FieldError on "new_password". Every token of the
 // account is revoked (every other session ends) and a new token is
 // issued for the caller, who stays logged in with it. Wrong guesses count
@@ -172,7 +172,7 @@ func (s *Service) ChangePassword(ctx context.Context, username, current, next st
 	}
 	cur, err := normalizePassword(current)
 	if err != nil {
-		return IssuedToken{}, ErrInvalidCredentials
+		return IssuedToken{}, ErrWrongPassword
 	}
 	// Guesses of the current password count with the account's login
 	// attempts (a stolen token does not give unlimited guesses).
@@ -187,7 +187,7 @@ func (s *Service) ChangePassword(ctx context.Context, username, current, next st
 		return IssuedToken{}, err
 	}
 	if !ok {
-		return IssuedToken{}, ErrInvalidCredentials
+		return IssuedToken{}, ErrWrongPassword
 	}
 	p, err := checkNewPassword(a.Username, next)
 	if err != nil {

@@ -101,8 +101,8 @@ func TestChangePassword(t *testing.T) {
 	if _, err := s.CreateAccount(ctx, players.Principal{Username: "root", Role: players.RoleAdmin}, "ann", "correct horse battery", players.RoleTeacher); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.ChangePassword(ctx, "ann", "wrong password", "a new passphrase"); !errors.Is(err, players.ErrInvalidCredentials) {
-		t.Fatalf("a wrong current password: %v", err)
+	if _, err := s.ChangePassword(ctx, "ann", "wrong password", "a new passphrase"); !errors.Is(err, players.ErrWrongPassword) || errors.Is(err, players.ErrInvalidCredentials) {
+		t.Fatalf("a wrong current password: %v, want ErrWrongPassword (not a failed login)", err)
 	}
 	var fe *players.FieldError
 	if _, err := s.ChangePassword(ctx, "ann", "correct horse battery", "short"); !errors.As(err, &fe) || fe.Field != "new_password" {

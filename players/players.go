@@ -187,6 +187,10 @@ var (
 	ErrRateLimited        = errors.New("too many attempts")
 	// ErrNotManaged: the account is not managed by the school named.
 	ErrNotManaged = errors.New("account not managed by this school")
+	// ErrWrongPassword: a logged-in caller's current password is wrong
+	// (ChangePassword). Not ErrInvalidCredentials, which is a failed login:
+	// the caller here is known, only the password is refused.
+	ErrWrongPassword = errors.New("the current password is wrong")
 )
 
 // FieldError says which input field is wrong and why. It unwraps to

@@ -256,9 +256,10 @@ func TestAccountPasswordAndDisplayName(t *testing.T) {
 	b.register("carol", password)
 	other := newBrowser(t, w.base)
 	other.login("carol")
-	// A wrong current password changes nothing.
+	// A wrong current password changes nothing, and says it is the
+	// current password (the API's 403 wrong_password), not a failed login.
 	code, _, body := b.post("/account/password", url.Values{"current_password": {"wrong one"}, "new_password": {"a new long passphrase"}, "new_password2": {"a new long passphrase"}}, true)
-	if code != http.StatusUnauthorized || !strings.Contains(body, `id="password-error"`) {
+	if code != http.StatusForbidden || !strings.Contains(body, `id="password-error"`) || !strings.Contains(body, "The current password is wrong.") {
 		t.Fatalf("wrong current: %d %s", code, body)
 	}
 	code, h, _ := b.post("/account/password", url.Values{"current_password": {password}, "new_password": {"a new long passphrase"}, "new_password2": {"a new long passphrase"}}, true)
