@@ -217,6 +217,7 @@ var errorTable = []rule{
 		}},
 	{is: exams.ErrUnknownPlayer, status: http.StatusNotFound, code: "not_found", message: "no such player"},
 	{is: exams.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "no such exam, session or promotion"},
+	{is: exams.ErrNotAwaiting, status: http.StatusConflict, code: "promotion_decided", message: "the promotion is not awaiting approval (decided before, or not a pass)"},
 	{is: exams.ErrConflict, status: http.StatusConflict, code: "conflict", message: "conflicts with what is stored"},
 	{is: exams.ErrReasonRequired, status: http.StatusBadRequest, code: "missing_field", message: "field reason is required",
 		detail: func(error) (string, map[string]any) { return "", map[string]any{"field": "reason"} }},

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/internal/outage"
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/players"
@@ -153,6 +154,8 @@ func TestRowsOnceBuiltByHandlers(t *testing.T) {
 		{fmt.Errorf("%w: %q", rating.ErrKeyReused, "adjust:bob:k1"), Error{Status: 409, Code: "idempotency_key_reused", Message: "the Idempotency-Key names another change"}},
 		{fmt.Errorf("%w: %s has none to revoke", rating.ErrNoCertifiedRank, "bob"), Error{Status: 409, Code: "no_certified_rank", Message: "the player has no certified rank to revoke"}},
 		{fmt.Errorf("%w: game %s", rating.ErrNotRated, "g1"), Error{Status: 409, Code: "not_rated", Message: "the game moved no rating: there is nothing to annul"}},
+		{fmt.Errorf("%w: result %s is %s", exams.ErrNotAwaiting, "r1", "rejected"), Error{Status: 409, Code: "promotion_decided",
+			Message: "the promotion is not awaiting approval (decided before, or not a pass)"}},
 		{&rating.InputError{Field: "delta", Reason: "0 changes nothing"}, Error{Status: 400, Code: "invalid_field", Message: "delta 0 changes nothing",
 			Details: map[string]any{"field": "delta", "reason": "0 changes nothing"}}},
 	} {

@@ -381,9 +381,6 @@ func (s *Server) decidePromotion(approve bool) gin.HandlerFunc {
 			decide = s.deps.Exams.Approve
 		}
 		r, err := decide(c.Request.Context(), id, by.Username, in.Reason)
-		if errors.Is(err, exams.ErrConflict) {
-			err = &Error{Status: http.StatusConflict, Code: "promotion_decided", Message: "the promotion is not awaiting approval (decided before, or not a pass)"}
-		}
 		if err != nil {
 			s.fail(c, err)
 			return

@@ -540,7 +540,7 @@ func (s *Service) decide(ctx context.Context, id, admin, reason, to string) (Res
 	}
 	done := map[string]bool{ResultApproved: r.State == ResultApproved || r.State == ResultCertified, ResultRejected: r.State == ResultRejected}
 	if !done[to] || r.DecidedBy != admin {
-		return Result{}, fmt.Errorf("%w: result %s is %s, not awaiting approval", ErrConflict, id, r.State)
+		return Result{}, fmt.Errorf("%w: result %s is %s", ErrNotAwaiting, id, r.State)
 	}
 	if to == ResultApproved {
 		return s.certify(ctx, r, s.Clock.Now())

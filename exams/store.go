@@ -3,6 +3,7 @@ package exams
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/weiqi-platform/rank/games"
@@ -108,6 +109,9 @@ type Result struct {
 var (
 	ErrNotFound = errors.New("not found")
 	ErrConflict = errors.New("conflict")
+	// ErrNotAwaiting: an approval or rejection of a promotion that is not
+	// awaiting one (decided before, or not a pass). It is an ErrConflict.
+	ErrNotAwaiting = fmt.Errorf("%w: the promotion is not awaiting approval", ErrConflict)
 )
 
 // Store keeps schedules, registrations, sessions and results (adapter

@@ -189,6 +189,11 @@ func TestAdminApprovesAPromotionAndFindsItInTheAuditTrail(t *testing.T) {
 	if code != http.StatusSeeOther || !strings.Contains(h.Get("Location"), "certified") {
 		t.Fatalf("approve: %d %s %s", code, h.Get("Location"), body)
 	}
+	// Decided already: the page says so, not a bare conflict.
+	code, _, body = b.post("/admin/promotions/reject", url.Values{"id": {id}, "reason": {"changed my mind"}}, true)
+	if code != http.StatusConflict || !strings.Contains(body, "it was decided before, or it is not a pass") {
+		t.Fatalf("reject after the approval: %d\n%s", code, body)
+	}
 	_, _, body = b.get("/admin/audit?cause=exam")
 	if !strings.Contains(body, "games reviewed") {
 		t.Fatalf("the audit trail lacks the approval:\n%s", body)
