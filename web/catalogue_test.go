@@ -64,27 +64,16 @@ func TestEveryUsedKeyExists(t *testing.T) {
 			t.Errorf("%s uses key %q, which is not in the catalogue", where, key)
 		}
 	}
-	err := fs.WalkDir(templateFS, "templates", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(templateFS, path)
-		if err != nil {
-			return err
-		}
-		for _, m := range templateKey.FindAllStringSubmatch(string(b), -1) {
+	eachTemplate(t, func(path, text string) {
+		for _, m := range templateKey.FindAllStringSubmatch(text, -1) {
 			check(path, m[1])
 		}
-		for _, m := range dynamicKey.FindAllStringSubmatch(string(b), -1) {
+		for _, m := range dynamicKey.FindAllStringSubmatch(text, -1) {
 			if !prefixes[m[1]] {
 				t.Errorf("%s builds keys %q… that the catalogue has none of", path, m[1])
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	files, _ := filepath.Glob("*.go")
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") || f == "catalogue.go" {
@@ -158,24 +147,13 @@ func TestEveryFieldHasAName(t *testing.T) {
 			t.Errorf("%s is for a field not in fieldNames", k)
 		}
 	}
-	err := fs.WalkDir(templateFS, "templates", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(templateFS, path)
-		if err != nil {
-			return err
-		}
-		for _, m := range formInput.FindAllStringSubmatch(string(b), -1) {
+	eachTemplate(t, func(path, text string) {
+		for _, m := range formInput.FindAllStringSubmatch(text, -1) {
 			if !slices.Contains(plumbing, m[1]) && !slices.Contains(fieldNames, m[1]) {
 				t.Errorf("%s sends field %q, which is not in fieldNames", path, m[1])
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, n := range domainFieldNames(t) {
 		if !slices.Contains(fieldNames, n) {
 			t.Errorf("a domain error the pages show names field %q, which is not in fieldNames", n)
@@ -245,5 +223,24 @@ func TestChineseErrorsNameTheField(t *testing.T) {
 		if got := errorDetail("zh", &schools.FieldError{Field: n, Reason: "is wrong"}, "msg"); !strings.Contains(got, want) {
 			t.Errorf("%s: %q, want %q", n, got, want)
 		}
+	}
+}
+
+// eachTemplate calls f with each page template's path and text.
+func eachTemplate(t *testing.T, f func(path, text string)) {
+	t.Helper()
+	err := fs.WalkDir(templateFS, "templates", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(templateFS, path)
+		if err != nil {
+			return err
+		}
+		f(path, string(b))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
