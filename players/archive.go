@@ -17,6 +17,8 @@ const ArchiveCreator = "archive"
 // and then forgotten: nobody can log in as them until an admin gives them a
 // password, while their games are rated under their names. A name taken
 // by an account that may not play (a game server's) is left as it is.
+// A failed call may have made some it does not name: run again, it finds
+// them as accounts (and names them neither).
 func (s *Service) EnsurePlayers(ctx context.Context, names []string) ([]string, error) {
 	var missing []string
 	for _, n := range names {
@@ -42,40 +44,25 @@ func (s *Service) EnsurePlayers(ctx context.Context, names []string) ([]string, 
 	// Every missing one is offered: an account that exists refuses its
 	// copy (ErrUsernameTaken) and is left as it is, a game server's too,
 	// which costs no read first.
-	answers, err := s.createAccounts(ctx, as)
+	answers, err := s.store.CreateAccounts(ctx, as)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("create players: %w", err)
 	}
 	var made []string
-	for i, err := range answers {
+	now := s.cfg.Now()
+	for i, a := range answers {
 		switch {
-		case err == nil:
+		case a == nil:
 			made = append(made, as[i].Username)
-			s.notePlayable(as[i].Username)
-		case errors.Is(err, ErrUsernameTaken):
+			s.notePlayable(as[i].Username, now)
+		case errors.Is(a, ErrUsernameTaken):
 			// Has an account (one that may not play is left so: its games
 			// are refused), or two names that fold to one.
 		default:
-			return made, fmt.Errorf("create player %s: %w", as[i].Username, err)
+			return made, fmt.Errorf("create player %s: %w", as[i].Username, a)
 		}
 	}
 	return made, nil
-}
-
-// createAccounts stores the accounts, in one command on a BulkStore.
-func (s *Service) createAccounts(ctx context.Context, as []Account) ([]error, error) {
-	if bs, ok := s.store.(BulkStore); ok {
-		return bs.CreateAccounts(ctx, as)
-	}
-	out := make([]error, len(as))
-	for i, a := range as {
-		err := s.store.CreateAccount(ctx, a)
-		if err != nil && !errors.Is(err, ErrUsernameTaken) {
-			return nil, fmt.Errorf("create player %s: %w", a.Username, err)
-		}
-		out[i] = err
-	}
-	return out, nil
 }
 
 // unknownPasswordHash is the hash of a random password nobody is told,

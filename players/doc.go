@@ -3,9 +3,8 @@
 // a school's children's accounts with generated usernames and first
 // passwords, whose passwords the school may reset; Account.ManagedBy), and
 // the accounts an imported archive's players get (archive.go:
-// EnsurePlayers, with a password nobody knows, made in one insert on a
-// BulkStore). Its stores are ports defined here (Store, BulkStore,
-// Limiter) and implemented in adapter subpackages: playerdb (MongoDB
+// EnsurePlayers, with a password nobody knows, made in one insert). Its
+// stores are ports defined here (Store, Limiter) and implemented in adapter subpackages: playerdb (MongoDB
 // driver) and playerredis (go-redis); playertest is the one contract suite
 // every Store implementation must pass, with an in-memory Store held to it
 // for tests.

@@ -47,7 +47,7 @@ func (s *Service) Playable(ctx context.Context, username string) (string, error)
 	case a.Role == RoleServer:
 		return "", fmt.Errorf("%w: %s is a game server's account", ErrCannotPlay, name)
 	}
-	s.notePlayable(a.Username)
+	s.notePlayable(a.Username, s.cfg.Now())
 	return a.Username, nil
 }
 
@@ -60,15 +60,20 @@ func (s *Service) knownPlayable(name string) bool {
 	return ok && now.Before(until)
 }
 
-// notePlayable remembers that the account may play, for knownFor.
-func (s *Service) notePlayable(name string) {
-	now := s.cfg.Now()
+// notePlayable remembers that the account may play, for knownFor from
+// now.
+func (s *Service) notePlayable(name string, now time.Time) {
 	s.play.mu.Lock()
 	defer s.play.mu.Unlock()
-	if s.play.known == nil || len(s.play.known) >= knownMax {
-		s.play.known = map[string]time.Time{}
+	s.play.note(name, now)
+}
+
+// note is notePlayable with play.mu held.
+func (p *playable) note(name string, now time.Time) {
+	if p.known == nil || len(p.known) >= knownMax {
+		p.known = map[string]time.Time{}
 	}
-	s.play.known[name] = now.Add(knownFor)
+	p.known[name] = now.Add(knownFor)
 }
 
 // seenPlaying notes, from a valid token, that its account may play
@@ -84,10 +89,7 @@ func (s *Service) seenPlaying(p Principal, now time.Time) {
 	if until, ok := s.play.known[p.Username]; ok && until.Sub(now) > knownFor/2 {
 		return // known long enough: spare the write
 	}
-	if s.play.known == nil || len(s.play.known) >= knownMax {
-		s.play.known = map[string]time.Time{}
-	}
-	s.play.known[p.Username] = now.Add(knownFor)
+	s.play.note(p.Username, now)
 }
 
 // MaxExternalID bounds a game server's player id (decided: the servers'

@@ -87,17 +87,6 @@ type IssuedToken struct {
 	ExpiresAt time.Time
 }
 
-// BulkStore is a Store that stores many new accounts in one command, for
-// an archive's players (EnsurePlayers): each as CreateAccount would.
-type BulkStore interface {
-	Store
-	// CreateAccounts stores each account unless its username exists (or
-	// an earlier one of the call has it) and returns each one's answer:
-	// nil or ErrUsernameTaken. The error is for the whole call, which
-	// may have stored some.
-	CreateAccounts(ctx context.Context, as []Account) ([]error, error)
-}
-
 // Store keeps accounts and tokens. Implementations map their driver's errors
 // to the sentinels below (ErrUsernameTaken, ErrNotFound), and connection trouble to an outage
 // (internal/outage).
@@ -105,6 +94,12 @@ type Store interface {
 	// CreateAccount stores a new account; ErrUsernameTaken if the username
 	// exists.
 	CreateAccount(ctx context.Context, a Account) error
+	// CreateAccounts stores each account as CreateAccount would, in one
+	// command (an archive's players, EnsurePlayers), and returns each
+	// one's answer: nil, or ErrUsernameTaken when the username exists or
+	// an earlier account of the call has it. The error is for the whole
+	// call, which may have stored some.
+	CreateAccounts(ctx context.Context, as []Account) ([]error, error)
 	// Account returns the account; ErrNotFound if there is none.
 	Account(ctx context.Context, username string) (Account, error)
 	// CreateToken stores a token; ErrTokenTaken if the hash exists.

@@ -34,7 +34,7 @@ type Store struct {
 	names    *mongo.Collection
 }
 
-var _ players.BulkStore = (*Store)(nil)
+var _ players.Store = (*Store)(nil)
 
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
@@ -110,7 +110,7 @@ func (s *Store) CreateAccount(ctx context.Context, a players.Account) error {
 	return wrap("create account", err)
 }
 
-// CreateAccounts implements players.BulkStore: one unordered insert.
+// CreateAccounts implements players.Store: one unordered insert.
 func (s *Store) CreateAccounts(ctx context.Context, as []players.Account) ([]error, error) {
 	docs := make([]any, len(as))
 	for i, a := range as {

@@ -33,7 +33,7 @@ type Memory struct {
 	names    map[string]string // name key → account
 }
 
-var _ players.BulkStore = (*Memory)(nil)
+var _ players.Store = (*Memory)(nil)
 
 // NewMemory returns an empty Memory.
 func NewMemory() *Memory {
@@ -75,7 +75,7 @@ func (m *Memory) CreateAccount(ctx context.Context, a players.Account) error {
 	return nil
 }
 
-// CreateAccounts implements players.BulkStore.
+// CreateAccounts implements players.Store.
 func (m *Memory) CreateAccounts(ctx context.Context, as []players.Account) ([]error, error) {
 	if err := m.enter(ctx, "CreateAccounts"); err != nil {
 		return nil, err

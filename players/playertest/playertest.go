@@ -427,20 +427,15 @@ func accountsPaged(t *testing.T, s players.Store) {
 
 // createAccountsInBulk: CreateAccounts stores the new accounts as
 // CreateAccount does and refuses, one by one, a username that exists or
-// that an earlier account of the call has. Every store of the project is
-// a BulkStore (an archive's import makes its players in one command).
+// that an earlier account of the call has.
 func createAccountsInBulk(t *testing.T, s players.Store) {
 	ctx := context.Background()
-	bs, ok := s.(players.BulkStore)
-	if !ok {
-		t.Fatalf("%T is not a players.BulkStore", s)
-	}
 	if err := s.CreateAccount(ctx, account("alice", players.RoleServer)); err != nil {
 		t.Fatal(err)
 	}
 	as := []players.Account{account("bob", players.RolePlayer), account("alice", players.RolePlayer), account("carol", players.RolePlayer), account("bob", players.RolePlayer)}
 	as[3].CreatedBy = "second"
-	got, err := bs.CreateAccounts(ctx, as)
+	got, err := s.CreateAccounts(ctx, as)
 	if err != nil {
 		t.Fatal(err)
 	}
