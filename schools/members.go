@@ -156,8 +156,9 @@ func (s *Service) Remove(ctx context.Context, by players.Principal, classID, use
 // then taken out of this one, so a crash between leaves them in both and
 // the same move again completes it. A student who leaves this class (or
 // is removed, or moved elsewhere) while the move runs is taken out of
-// the other class again and the move is ErrNotMember; the same move run
-// meanwhile (a retry, a second click) makes both succeed.
+// the other class again (unless a crash comes first, or they joined it
+// with its code meanwhile) and the move is ErrNotMember; the same move
+// run meanwhile (a retry, a second click) makes both succeed.
 func (s *Service) Move(ctx context.Context, by players.Principal, fromID, username, toID string) (from, to Class, err error) {
 	src, sch, _, err := s.classFor(ctx, by, fromID, AccessTeacher)
 	if err != nil {

@@ -877,7 +877,7 @@ var zh = map[string]string{
 	"err.class_closed":           "该班级已归档或已结束。",
 	"err.exists":                 "已有学校使用这个编号。",
 	"err.flag_resolved":          "该标记已处理。",
-	"err.idempotency_key_reused": "这个请求的幂等键已用于另一个不同的请求。",
+	"err.idempotency_key_reused": "该 Idempotency-Key 已用于另一项不同的请求。",
 	"err.illegal_move":           "棋谱中有不合规则的一手。",
 	"err.invalid_entries":        "名单中有几项无效，未做任何更改。",
 	"err.invalid_sgf":            "无法读取该 SGF 棋谱。",
