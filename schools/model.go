@@ -160,6 +160,9 @@ const (
 	WhatRemoved        = "removed"
 	WhatMovedIn        = "moved_in"
 	WhatMovedOut       = "moved_out"
+	// WhatConsentCorrected: a student a move had marked consented is only
+	// followed again (RepairMovedConsent).
+	WhatConsentCorrected = "consent_corrected"
 )
 
 // Code is an invite code: it names its class and may expire. A class has

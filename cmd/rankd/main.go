@@ -142,6 +142,13 @@ func (m *Main) Run(ctx context.Context) error {
 	if err := m.App.Recover(ctx); err != nil {
 		return err
 	}
+	repaired, err := m.App.Schools.RepairMovedConsent(ctx)
+	if err != nil {
+		return fmt.Errorf("repair moved students' consent: %w", err)
+	}
+	if repaired > 0 {
+		log.Info("students moved before moves kept consent are only followed again", "students", repaired)
+	}
 	if m.listener, err = net.Listen("tcp", cfg.Addr); err != nil {
 		return err
 	}
