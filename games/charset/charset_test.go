@@ -92,6 +92,22 @@ func TestDetectGB18030(t *testing.T) {
 	}
 }
 
+// TestCutUTF8StaysUTF8: a UTF-8 file whose name was cut inside a
+// character (as Fox's YuanYu client writes PW[东方明\xe7\x8f]) is read as
+// UTF-8 with those bytes replaced, labelled or not. Detected as GB18030
+// or Shift_JIS, the names became mojibake and the cut character took the
+// ']' after it, and with it WR and KM.
+func TestCutUTF8StaysUTF8(t *testing.T) {
+	for _, head := range []string{"(;CA[UTF-8]AP[YuanYu]", "(;"} {
+		data := []byte(head + "SZ[19]PB[扫地僧2016]BR[9段]PW[东方明\xe7\x8f]WR[9段]KM[0]HA[0]RE[W+R];B[dd];W[pd])")
+		r := read(t, data)
+		if r.Black.Name != "扫地僧2016" || r.Black.Rank != "9段" || r.White.Name != "东方明\uFFFD" || r.White.Rank != "9段" ||
+			r.Komi != 0 || r.Result != "W+R" || !hasNote(r, "2 byte(s) are not UTF-8") {
+			t.Errorf("%s: black %q %q white %q %q komi %v %q", head, r.Black.Name, r.Black.Rank, r.White.Name, r.White.Rank, r.Komi, r.Assumptions)
+		}
+	}
+}
+
 func TestDecodeErrors(t *testing.T) {
 	if _, _, err := charset.Decode("klingon", []byte("x")); err == nil {
 		t.Error("an unknown charset decoded")
