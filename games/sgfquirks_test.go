@@ -79,6 +79,9 @@ func TestReadResultQuirks(t *testing.T) {
 		{"Fox stones margin B+0.75 under area counting", head + "RU[Chinese]RE[B+0.75]" + passes, "in stones", wantResult("B+1.5", EndScore, Empty)},
 		{"Fox stones margin W+1.25", head + "RU[Chinese]RE[W+1.25]" + passes, "in stones", wantResult("W+2.5", EndScore, Empty)},
 		{"quarter margin under territory counting: winner only", head + "RU[Japanese]RE[W+1.25]" + passes, "not a number of half points", wantResult("W+", EndScore, Empty)},
+		{"Fox B+0.0 before the end: winner only", "(;AP[YuanYu]SZ[9]KM[750]RU[Japanese]RE[B+0.0]" + moves, "win by 0 points", wantResult("", "", Empty)},
+		{"Fox W+0.0 after passes: a count, margin not given", head + "RE[W+0.0]" + passes, "win by 0 points", wantResult("W+", EndScore, Empty)},
+		{"B+0 under Ing: the tie goes to Black", head + "RU[Ing]RE[B+0]" + passes, "", wantResult("B+0", EndScore, Empty)},
 		{"standard results leave no note", head + "RE[B+R]" + moves, "", func(t *testing.T, r *Record) {
 			if r.Result != "B+R" || len(r.Assumptions) != 0 {
 				t.Errorf("%q %q", r.Result, r.Assumptions)

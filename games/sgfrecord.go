@@ -526,6 +526,14 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 	counted := endedByPasses || len(tb)+len(tw) > 0
 	if v, _, ok := one("RE"); ok {
 		rr := readResult(v, r.Rules.Scoring == ScoringArea)
+		if w := rr.res.Winner; rr.known && rr.res.End == EndScore && !rr.res.NoMargin && rr.res.Margin == 0 && w != Empty && w != r.Rules.TieWinner {
+			// A win by 0 points is no count under rules that give a tie
+			// to nobody: Fox's YuanYu client writes B+0.0 and W+0.0 for
+			// games that ended before counting (143 of the AI corpus,
+			// none ended by passes). The winner is all it says.
+			rr = resultRead{res: Result{Winner: w}, winnerOnly: true,
+				note: "RE[" + v + "] is a win by 0 points, which no count under these rules gives: it names the winner (" + w.String() + ") but not how the game ended"}
+		}
 		switch {
 		case rr.known && rr.note == "":
 			r.Result = strings.TrimSpace(v)
