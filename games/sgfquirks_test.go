@@ -150,6 +150,13 @@ func TestTurnOrderQuirks(t *testing.T) {
 			}
 			wantMoves("W qo, B qp")(t, r)
 		}},
+		{"HA[3] and Black's first three moves: the handicap stones", "(;SZ[19]KM[0.5]HA[3]RU[Chinese];B[pd];B[dp];B[pp];W[qo];B[qp])", "HA[3] and Black's first 3 moves", func(t *testing.T, r *Record) {
+			if r.Handicap != 3 || len(r.Setup) != 3 || r.Setup[1] != (Stone{Black, pt("dp")}) || r.First != Empty {
+				t.Errorf("handicap %d setup %v first %v", r.Handicap, r.Setup, r.First)
+			}
+			wantMoves("W qo, B qp")(t, r)
+		}},
+		{"HA[3] and Black's first two moves: omitted passes", "(;SZ[19]HA[3]AB[dd][pp][dp];B[pd];B[qf];W[qo])", "pass by the other assumed", nil},
 		{"a colour playing twice: an omitted pass", "(;SZ[9];B[ee];W[cc];W[gg];B[cg])", "pass by the other assumed before move 3", wantMoves("B ee, W cc, B pass, W gg, B cg")},
 		{"empty node in an FF[3] file: a pass", "(;FF[3]SZ[9];B[ee];;B[cc];W[gg])", "FF[3] file", wantMoves("B ee, W pass, B cc, W gg")},
 		{"empty node in an FF[4] file is nothing", "(;FF[4]SZ[9];B[ee];;W[cc])", "", wantMoves("B ee, W cc")},

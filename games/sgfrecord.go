@@ -307,12 +307,14 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 			haGiven, ha = true, n
 		}
 	}
-	if len(abs) == 0 && len(aws) == 0 && ha < MinHandicap && len(setupTurns) == 0 {
+	if len(abs) == 0 && len(aws) == 0 && len(setupTurns) == 0 {
 		k := 0
 		for k < len(ms) && ms[k].m.Color == Black && !ms[k].m.Pass {
 			k++
 		}
-		if k >= MinHandicap && k <= MaxHandicap && distinctPlays(ms[:k], r.Size) {
+		// With HA[k] too (not only HA[0] or none): the stones would else
+		// stand on the star points and Black's first move on one of them.
+		if k >= MinHandicap && k <= MaxHandicap && (ha < MinHandicap || k == ha) && distinctPlays(ms[:k], r.Size) {
 			for _, m := range ms[:k] {
 				abs = append(abs, m.m.Point)
 			}
