@@ -207,6 +207,19 @@ func gibToSGF(text string) (string, []string, error) {
 		}
 		w.prop("DT", d)
 	}
+	// GTIME is the time setting: main time, byo-yomi period (seconds) and
+	// periods, "1200-30-3"; kept as SGF TM and OT.
+	if t := strings.Split(main["GTIME"], "-"); len(t) == 3 {
+		m, err1 := strconv.Atoi(t[0])
+		p, err2 := strconv.Atoi(t[1])
+		n, err3 := strconv.Atoi(t[2])
+		if err1 == nil && err2 == nil && err3 == nil && m >= 0 && p >= 0 && n >= 0 {
+			w.prop("TM", strconv.Itoa(m))
+			if p > 0 && n > 0 {
+				w.prop("OT", fmt.Sprintf("%dx%d byo-yomi", n, p))
+			}
+		}
+	}
 	if code, ok := firstOf(main["GRLT"], tag["W"]); ok {
 		n, _ := strconv.Atoi(code)
 		re, known := gibResults[n]
