@@ -327,6 +327,13 @@ func TestRecordKeepsWhatItSays(t *testing.T) {
 	if err != nil || !r.PlayedAt.IsZero() || !hasNote(r, "date played is unknown") {
 		t.Errorf("bad date: %v %v %q", err, r.PlayedAt, r.Assumptions)
 	}
+	// SGF's dates without a day: the first day they name, and said.
+	for dt, want := range map[string]time.Time{"1846": time.Date(1846, 1, 1, 0, 0, 0, 0, time.UTC), "1846-09,10": time.Date(1846, 9, 1, 0, 0, 0, 0, time.UTC)} {
+		r, err = ParseRecord([]byte("(;SZ[9]DT[" + dt + "];B[ee])"))
+		if err != nil || !r.PlayedAt.Equal(want) || r.Date != dt || !hasNote(r, "gives no day") {
+			t.Errorf("DT[%s]: %v %v %q", dt, err, r.PlayedAt, r.Assumptions)
+		}
+	}
 	for dt, want := range map[string]time.Time{
 		"2024-01-02": time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC), "2024.1.2": time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC),
 		"2024/01/02 13:45": time.Date(2024, 1, 2, 13, 45, 0, 0, time.UTC), "2024年1月2日": time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC),

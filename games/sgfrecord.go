@@ -195,6 +195,9 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 		t, ok := parseDate(r.Date)
 		if ok {
 			r.PlayedAt = t
+		} else if t, ok := parsePartialDate(r.Date); ok {
+			r.PlayedAt = t
+			note("DT[%s] gives no day: the date played is taken as %s, the first day it names", r.Date, t.Format("2006-01-02"))
 		} else {
 			note("DT[%s] is not a date this reader knows (YYYY-MM-DD): the date played is unknown", r.Date)
 		}
@@ -806,6 +809,23 @@ func parseDate(dt string) (time.Time, bool) {
 	if f := strings.Fields(s); len(f) > 1 {
 		for _, l := range dateLayouts[:7] {
 			if t, err := time.Parse(l, f[0]); err == nil {
+				return t.UTC(), true
+			}
+		}
+	}
+	return time.Time{}, false
+}
+
+// parsePartialDate reads the dates SGF allows without a day, "1846-09"
+// and "1846" (historical records): the first day of the month or year.
+func parsePartialDate(dt string) (time.Time, bool) {
+	s := strings.TrimSpace(dt)
+	if i := strings.IndexAny(s, ",;"); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	for _, l := range []string{"2006-01", "2006"} {
+		if len(s) == len(l) {
+			if t, err := time.Parse(l, s); err == nil {
 				return t.UTC(), true
 			}
 		}
