@@ -1,6 +1,7 @@
 package charset_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -104,6 +105,25 @@ func TestCutUTF8StaysUTF8(t *testing.T) {
 		if r.Black.Name != "扫地僧2016" || r.Black.Rank != "9段" || r.White.Name != "东方明\uFFFD" || r.White.Rank != "9段" ||
 			r.Komi != 0 || r.Result != "W+R" || !hasNote(r, "2 byte(s) are not UTF-8") {
 			t.Errorf("%s: black %q %q white %q %q komi %v %q", head, r.Black.Name, r.Black.Rank, r.White.Name, r.White.Rank, r.Komi, r.Assumptions)
+		}
+	}
+}
+
+// TestGIBCharset: a Tygem .gib names no charset; Korean names are
+// EUC-KR (they decode cleanly as GB18030 too, into mojibake), Chinese
+// ones GBK, and each is read in its own.
+func TestGIBCharset(t *testing.T) {
+	const gib = "\\[GAMEINFOMAIN=GRLT:3,ZIPSU:0,GONGJE:65,\\]\n\\[GAMEBLACKNAME=%s (9D)\\]\n\\[GAMEWHITENAME=%s (9D)\\]\nINI 0 1 0 &4\nSTO 0 1 1 3 3\n"
+	for _, tc := range []struct {
+		enc          encoding.Encoding
+		black, white string
+	}{
+		{korean.EUCKR, "이세돌", "박정환"},
+		{simplifiedchinese.GBK, "柯洁", "朴廷桓"},
+	} {
+		r := read(t, encode(t, tc.enc, fmt.Sprintf(gib, tc.black, tc.white)))
+		if r.Black.Name != tc.black || r.White.Name != tc.white || r.Result != "B+R" {
+			t.Errorf("black %q white %q result %q, want %q %q (%q)", r.Black.Name, r.White.Name, r.Result, tc.black, tc.white, r.Assumptions)
 		}
 	}
 }
