@@ -322,6 +322,14 @@ func TestRecordKeepsWhatItSays(t *testing.T) {
 		t.Errorf("notes %q", r.Assumptions)
 	}
 	roundTrip(t, r)
+	// Fox's byo-yomi, TC periods of TT seconds, is kept as OT.
+	runQuirks(t, []quirk{
+		{"Fox TC and TT", "(;AP[YuanYu]SZ[19]TM[600]TC[3]TT[30];B[pd])", "Fox's byo-yomi", func(t *testing.T, r *Record) {
+			if r.TimeLimit != "600" || r.Overtime != "3x30 byo-yomi" {
+				t.Errorf("TM %q OT %q", r.TimeLimit, r.Overtime)
+			}
+		}},
+	})
 	// A date that is no date: PlayedAt zero, and said.
 	r, err = ParseRecord([]byte("(;SZ[9]DT[last spring];B[ee])"))
 	if err != nil || !r.PlayedAt.IsZero() || !hasNote(r, "date played is unknown") {

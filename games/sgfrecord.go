@@ -22,7 +22,7 @@ import (
 func gameInfo(id string) bool {
 	switch id {
 	case "SZ", "KM", "HA", "RU", "RE", "PB", "PW", "BR", "WR", "DT", "GM", "FF", "CA", "ER",
-		"PL", "EV", "RO", "PC", "GN", "TM", "OT", "AP", "GC":
+		"PL", "EV", "RO", "PC", "GN", "TM", "OT", "AP", "GC", "TC", "TT":
 		return true
 	}
 	return false
@@ -191,6 +191,16 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 	r.Date = text("DT")
 	r.Event, r.Round, r.Place, r.GameName = text("EV"), text("RO"), text("PC"), text("GN")
 	r.TimeLimit, r.Overtime, r.Source = text("TM"), text("OT"), text("AP")
+	if tc, tt := text("TC"), text("TT"); r.Overtime == "" && tc != "" && tt != "" {
+		// Fox (YuanYu) writes its byo-yomi as TC (periods) and TT (seconds
+		// each) instead of OT: kept in OT's usual form.
+		n, err1 := strconv.Atoi(tc)
+		sec, err2 := strconv.Atoi(tt)
+		if err1 == nil && err2 == nil && n > 0 && sec > 0 {
+			r.Overtime = fmt.Sprintf("%dx%d byo-yomi", n, sec)
+			note("TC[%s]TT[%s], Fox's byo-yomi, kept as OT[%s]", tc, tt, r.Overtime)
+		}
+	}
 	if r.Date != "" {
 		t, ok := parseDate(r.Date)
 		if ok {
