@@ -85,7 +85,15 @@ func toUTF8(data []byte, decode Decoder) ([]byte, []string) {
 		return data, notes // any charset reads ASCII alike
 	}
 	if decode != nil {
-		if text, used, err := decode(ca, data); err == nil {
+		text, used, err := decode(ca, data)
+		if err == nil && valid && (bytes.ContainsRune(text, utf8.RuneError) || delimiters(text) != delimiters(data)) {
+			// The label is wrong (a file re-saved as UTF-8 that kept
+			// CA[gb2312]): read as the label says, the UTF-8 bytes give
+			// invalid characters or swallow a ']' (and the property
+			// after it, RE or KM). In UTF-8 those bytes are delimiters.
+			return data, append(notes, "CA["+ca+"] but the bytes are UTF-8, and decoded from "+used+" they break: read as UTF-8")
+		}
+		if err == nil {
 			return text, append(notes, "CA["+ca+"]: texts decoded from "+used)
 		}
 	}
@@ -119,6 +127,17 @@ func mostlyUTF8(data []byte) int {
 		return bad
 	}
 	return 0
+}
+
+// delimiters counts the bytes that delimit SGF values: '[', ']' and '\\'.
+func delimiters(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c == '[' || c == ']' || c == '\\' {
+			n++
+		}
+	}
+	return n
 }
 
 func isASCII(b []byte) bool {

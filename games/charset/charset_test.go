@@ -109,6 +109,16 @@ func TestCutUTF8StaysUTF8(t *testing.T) {
 	}
 }
 
+// TestWrongLabelUTF8: a UTF-8 file that kept CA[gb2312] (re-saved by an
+// editor) is read as UTF-8 when decoding it as the label says breaks it:
+// 申真谞 read as GB18030 swallows the ']' after it, and RE with it.
+func TestWrongLabelUTF8(t *testing.T) {
+	r := read(t, []byte("(;CA[gb2312]SZ[19]PB[柯洁]PW[申真谞]RE[B+R];B[pd])"))
+	if r.Black.Name != "柯洁" || r.White.Name != "申真谞" || r.Result != "B+R" || !hasNote(r, "but the bytes are UTF-8") {
+		t.Errorf("black %q white %q result %q (%q)", r.Black.Name, r.White.Name, r.Result, r.Assumptions)
+	}
+}
+
 // TestGIBCharset: a Tygem .gib names no charset; Korean names are
 // EUC-KR (they decode cleanly as GB18030 too, into mojibake), Chinese
 // ones GBK, and each is read in its own.
