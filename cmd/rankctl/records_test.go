@@ -88,6 +88,16 @@ func TestScoreMany(t *testing.T) {
 	}
 }
 
+// TestScoreOneOfMany: score of one file holding several games shows one
+// and says that there are others.
+func TestScoreOneOfMany(t *testing.T) {
+	dir := writeFiles(t, manyFiles)
+	code, out, errOut := runCmd("score", filepath.Join(dir, "b", "two.sgf"))
+	if code != exitOK || !strings.Contains(out, "claimed: B+R") || !strings.Contains(errOut, "the file holds 2 games: game 1 shown") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+}
+
 func TestConvert(t *testing.T) {
 	dir := writeFiles(t, manyFiles)
 	code, out, errOut := runCmd("convert", filepath.Join(dir, "c", "tygem.gib"), filepath.Join(dir, "a", "fox.SGF"))
