@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Record files other than SGF: Tygem's .gib and Pandanet's (IGS) .ugf and
@@ -62,7 +63,7 @@ func containsFold(b []byte, s string) bool {
 func ReadRecords(data []byte, opt ReadOptions) ([]*Record, error) {
 	switch DetectFormat(data) {
 	case FormatGIB:
-		text, notes := toUTF8(data, opt.Decode)
+		text, notes := toUTF8(data, gibDecoder(opt.Decode))
 		sgf, cnotes, err := gibToSGF(string(text))
 		if err != nil {
 			return nil, err
@@ -104,6 +105,42 @@ func ugfDecoder(d Decoder) Decoder {
 		}
 		return d(cs, data)
 	}
+}
+
+// gibDecoder: Tygem is a Korean server, and its client writes .gib files
+// in EUC-KR (CP949). Those bytes decode cleanly as GB18030 too, the first
+// charset detection tries, and Korean names come out as Chinese mojibake.
+// A file that names no charset and is not UTF-8 is read as EUC-KR when
+// that gives Hangul and nothing else beyond ASCII; Chinese text read as
+// EUC-KR gives Hanja or fails, and goes to detection as before.
+func gibDecoder(d Decoder) Decoder {
+	if d == nil {
+		return nil
+	}
+	return func(cs string, data []byte) ([]byte, string, error) {
+		if cs == "" {
+			if text, used, err := d("EUC-KR", data); err == nil && onlyHangul(text) {
+				return text, used, nil
+			}
+		}
+		return d(cs, data)
+	}
+}
+
+// onlyHangul reports whether every character of text beyond ASCII is a
+// Hangul syllable or jamo, and there is at least one.
+func onlyHangul(text []byte) bool {
+	n := 0
+	for _, r := range string(text) {
+		switch {
+		case r < utf8.RuneSelf:
+		case r >= 0xAC00 && r <= 0xD7A3, r >= 0x1100 && r <= 0x11FF, r >= 0x3130 && r <= 0x318F:
+			n++
+		default:
+			return false
+		}
+	}
+	return n > 0
 }
 
 // sgfWriter builds the SGF text of a converted file.
@@ -206,6 +243,19 @@ func gibToSGF(text string) (string, []string, error) {
 			d = d[:10]
 		}
 		w.prop("DT", d)
+	}
+	// GTIME is the time setting: main time, byo-yomi period (seconds) and
+	// periods, "1200-30-3"; kept as SGF TM and OT.
+	if t := strings.Split(main["GTIME"], "-"); len(t) == 3 {
+		m, err1 := strconv.Atoi(t[0])
+		p, err2 := strconv.Atoi(t[1])
+		n, err3 := strconv.Atoi(t[2])
+		if err1 == nil && err2 == nil && err3 == nil && m >= 0 && p >= 0 && n >= 0 {
+			w.prop("TM", strconv.Itoa(m))
+			if p > 0 && n > 0 {
+				w.prop("OT", fmt.Sprintf("%dx%d byo-yomi", n, p))
+			}
+		}
 	}
 	if code, ok := firstOf(main["GRLT"], tag["W"]); ok {
 		n, _ := strconv.Atoi(code)

@@ -36,7 +36,8 @@ func TestReadGIB(t *testing.T) {
 	r := recs[0]
 	want := seq("B pd, W dp, B dd, W pass, B pp, W pass, B pass")
 	if !reflect.DeepEqual(r.Moves, want) || r.Komi != 6.5 || r.Rules != Japanese() || r.Result != "W+3.5" || r.End != EndScore ||
-		r.Black != (Player{"kimchi", "9D"}) || r.White != (Player{"spicy", "8D"}) || r.Date != "2016-12-31" || r.Source != "Tygem .gib" || !hasNote(r, "converted from Tygem") {
+		r.Black != (Player{"kimchi", "9D"}) || r.White != (Player{"spicy", "8D"}) || r.Date != "2016-12-31" || r.Source != "Tygem .gib" || !hasNote(r, "converted from Tygem") ||
+		r.TimeLimit != "1200" || r.Overtime != "3x30 byo-yomi" {
 		t.Fatalf("got %+v", r)
 	}
 	roundTrip(t, r)

@@ -100,6 +100,9 @@ func FuzzReadRecords(f *testing.F) {
 	f.Add([]byte(ugfFile))
 	f.Add([]byte("(;SZ[9]PB[\xbf\xc2];B[ee])"))
 	f.Add(utf16File("(;SZ[9]PB[李];B[ee])", false, true))
+	// A cut UTF-8 name, a win by 0, HA[n] as Black's first moves, a year.
+	f.Add([]byte("(;CA[UTF-8]PB[扫地僧]PW[东\xe7\x8f]KM[0]RE[B+0.0]DT[1846];B[dd])"))
+	f.Add([]byte("(;SZ[19]HA[2]RE[W+0]DT[1846-09];B[pd];B[dp];W[qo];B[];W[])"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		recs, err := ReadRecords(data, ReadOptions{})
 		if err != nil {

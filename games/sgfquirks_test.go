@@ -79,6 +79,9 @@ func TestReadResultQuirks(t *testing.T) {
 		{"Fox stones margin B+0.75 under area counting", head + "RU[Chinese]RE[B+0.75]" + passes, "in stones", wantResult("B+1.5", EndScore, Empty)},
 		{"Fox stones margin W+1.25", head + "RU[Chinese]RE[W+1.25]" + passes, "in stones", wantResult("W+2.5", EndScore, Empty)},
 		{"quarter margin under territory counting: winner only", head + "RU[Japanese]RE[W+1.25]" + passes, "not a number of half points", wantResult("W+", EndScore, Empty)},
+		{"Fox B+0.0 before the end: winner only", "(;AP[YuanYu]SZ[9]KM[750]RU[Japanese]RE[B+0.0]" + moves, "win by 0 points", wantResult("", "", Empty)},
+		{"Fox W+0.0 after passes: a count, margin not given", head + "RE[W+0.0]" + passes, "win by 0 points", wantResult("W+", EndScore, Empty)},
+		{"B+0 under Ing: the tie goes to Black", head + "RU[Ing]RE[B+0]" + passes, "", wantResult("B+0", EndScore, Empty)},
 		{"standard results leave no note", head + "RE[B+R]" + moves, "", func(t *testing.T, r *Record) {
 			if r.Result != "B+R" || len(r.Assumptions) != 0 {
 				t.Errorf("%q %q", r.Result, r.Assumptions)
@@ -147,6 +150,13 @@ func TestTurnOrderQuirks(t *testing.T) {
 			}
 			wantMoves("W qo, B qp")(t, r)
 		}},
+		{"HA[3] and Black's first three moves: the handicap stones", "(;SZ[19]KM[0.5]HA[3]RU[Chinese];B[pd];B[dp];B[pp];W[qo];B[qp])", "HA[3] and Black's first 3 moves", func(t *testing.T, r *Record) {
+			if r.Handicap != 3 || len(r.Setup) != 3 || r.Setup[1] != (Stone{Black, pt("dp")}) || r.First != Empty {
+				t.Errorf("handicap %d setup %v first %v", r.Handicap, r.Setup, r.First)
+			}
+			wantMoves("W qo, B qp")(t, r)
+		}},
+		{"HA[3] and Black's first two moves: omitted passes", "(;SZ[19]HA[3]AB[dd][pp][dp];B[pd];B[qf];W[qo])", "pass by the other assumed", nil},
 		{"a colour playing twice: an omitted pass", "(;SZ[9];B[ee];W[cc];W[gg];B[cg])", "pass by the other assumed before move 3", wantMoves("B ee, W cc, B pass, W gg, B cg")},
 		{"empty node in an FF[3] file: a pass", "(;FF[3]SZ[9];B[ee];;B[cc];W[gg])", "FF[3] file", wantMoves("B ee, W pass, B cc, W gg")},
 		{"empty node in an FF[4] file is nothing", "(;FF[4]SZ[9];B[ee];;W[cc])", "", wantMoves("B ee, W cc")},
@@ -312,10 +322,25 @@ func TestRecordKeepsWhatItSays(t *testing.T) {
 		t.Errorf("notes %q", r.Assumptions)
 	}
 	roundTrip(t, r)
+	// Fox's byo-yomi, TC periods of TT seconds, is kept as OT.
+	runQuirks(t, []quirk{
+		{"Fox TC and TT", "(;AP[YuanYu]SZ[19]TM[600]TC[3]TT[30];B[pd])", "Fox's byo-yomi", func(t *testing.T, r *Record) {
+			if r.TimeLimit != "600" || r.Overtime != "3x30 byo-yomi" {
+				t.Errorf("TM %q OT %q", r.TimeLimit, r.Overtime)
+			}
+		}},
+	})
 	// A date that is no date: PlayedAt zero, and said.
 	r, err = ParseRecord([]byte("(;SZ[9]DT[last spring];B[ee])"))
 	if err != nil || !r.PlayedAt.IsZero() || !hasNote(r, "date played is unknown") {
 		t.Errorf("bad date: %v %v %q", err, r.PlayedAt, r.Assumptions)
+	}
+	// SGF's dates without a day: the first day they name, and said.
+	for dt, want := range map[string]time.Time{"1846": time.Date(1846, 1, 1, 0, 0, 0, 0, time.UTC), "1846-09,10": time.Date(1846, 9, 1, 0, 0, 0, 0, time.UTC)} {
+		r, err = ParseRecord([]byte("(;SZ[9]DT[" + dt + "];B[ee])"))
+		if err != nil || !r.PlayedAt.Equal(want) || r.Date != dt || !hasNote(r, "gives no day") {
+			t.Errorf("DT[%s]: %v %v %q", dt, err, r.PlayedAt, r.Assumptions)
+		}
 	}
 	for dt, want := range map[string]time.Time{
 		"2024-01-02": time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC), "2024.1.2": time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC),

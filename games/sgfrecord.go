@@ -22,7 +22,7 @@ import (
 func gameInfo(id string) bool {
 	switch id {
 	case "SZ", "KM", "HA", "RU", "RE", "PB", "PW", "BR", "WR", "DT", "GM", "FF", "CA", "ER",
-		"PL", "EV", "RO", "PC", "GN", "TM", "OT", "AP", "GC":
+		"PL", "EV", "RO", "PC", "GN", "TM", "OT", "AP", "GC", "TC", "TT":
 		return true
 	}
 	return false
@@ -191,10 +191,23 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 	r.Date = text("DT")
 	r.Event, r.Round, r.Place, r.GameName = text("EV"), text("RO"), text("PC"), text("GN")
 	r.TimeLimit, r.Overtime, r.Source = text("TM"), text("OT"), text("AP")
+	if tc, tt := text("TC"), text("TT"); r.Overtime == "" && tc != "" && tt != "" {
+		// Fox (YuanYu) writes its byo-yomi as TC (periods) and TT (seconds
+		// each) instead of OT: kept in OT's usual form.
+		n, err1 := strconv.Atoi(tc)
+		sec, err2 := strconv.Atoi(tt)
+		if err1 == nil && err2 == nil && n > 0 && sec > 0 {
+			r.Overtime = fmt.Sprintf("%dx%d byo-yomi", n, sec)
+			note("TC[%s]TT[%s], Fox's byo-yomi, kept as OT[%s]", tc, tt, r.Overtime)
+		}
+	}
 	if r.Date != "" {
 		t, ok := parseDate(r.Date)
 		if ok {
 			r.PlayedAt = t
+		} else if t, ok := parsePartialDate(r.Date); ok {
+			r.PlayedAt = t
+			note("DT[%s] gives no day: the date played is taken as %s, the first day it names", r.Date, t.Format("2006-01-02"))
 		} else {
 			note("DT[%s] is not a date this reader knows (YYYY-MM-DD): the date played is unknown", r.Date)
 		}
@@ -307,12 +320,14 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 			haGiven, ha = true, n
 		}
 	}
-	if len(abs) == 0 && len(aws) == 0 && ha < MinHandicap && len(setupTurns) == 0 {
+	if len(abs) == 0 && len(aws) == 0 && len(setupTurns) == 0 {
 		k := 0
 		for k < len(ms) && ms[k].m.Color == Black && !ms[k].m.Pass {
 			k++
 		}
-		if k >= MinHandicap && k <= MaxHandicap && distinctPlays(ms[:k], r.Size) {
+		// With HA[k] too (not only HA[0] or none): the stones would else
+		// stand on the star points and Black's first move on one of them.
+		if k >= MinHandicap && k <= MaxHandicap && (ha < MinHandicap || k == ha) && distinctPlays(ms[:k], r.Size) {
 			for _, m := range ms[:k] {
 				abs = append(abs, m.m.Point)
 			}
@@ -526,6 +541,14 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 	counted := endedByPasses || len(tb)+len(tw) > 0
 	if v, _, ok := one("RE"); ok {
 		rr := readResult(v, r.Rules.Scoring == ScoringArea)
+		if w := rr.res.Winner; rr.known && rr.res.End == EndScore && !rr.res.NoMargin && rr.res.Margin == 0 && w != Empty && w != r.Rules.TieWinner {
+			// A win by 0 points is no count under rules that give a tie
+			// to nobody: Fox's YuanYu client writes B+0.0 and W+0.0 for
+			// games that ended before counting (143 of the AI corpus,
+			// none ended by passes). The winner is all it says.
+			rr = resultRead{res: Result{Winner: w}, winnerOnly: true,
+				note: "RE[" + v + "] is a win by 0 points, which no count under these rules gives: it names the winner (" + w.String() + ") but not how the game ended"}
+		}
 		switch {
 		case rr.known && rr.note == "":
 			r.Result = strings.TrimSpace(v)
@@ -796,6 +819,23 @@ func parseDate(dt string) (time.Time, bool) {
 	if f := strings.Fields(s); len(f) > 1 {
 		for _, l := range dateLayouts[:7] {
 			if t, err := time.Parse(l, f[0]); err == nil {
+				return t.UTC(), true
+			}
+		}
+	}
+	return time.Time{}, false
+}
+
+// parsePartialDate reads the dates SGF allows without a day, "1846-09"
+// and "1846" (historical records): the first day of the month or year.
+func parsePartialDate(dt string) (time.Time, bool) {
+	s := strings.TrimSpace(dt)
+	if i := strings.IndexAny(s, ",;"); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	for _, l := range []string{"2006-01", "2006"} {
+		if len(s) == len(l) {
+			if t, err := time.Parse(l, s); err == nil {
 				return t.UTC(), true
 			}
 		}

@@ -2,6 +2,7 @@ package games
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -67,6 +68,13 @@ func toUTF8(data []byte, decode Decoder) ([]byte, []string) {
 		if ca != "" {
 			said = "CA[" + ca + "]"
 		}
+		if bad := mostlyUTF8(data); bad > 0 {
+			// A name cut short inside a character (Fox's YuanYu client
+			// does it) leaves a few bad bytes in a UTF-8 file; read as
+			// another charset, every name turns to mojibake and a
+			// double-byte character can swallow a ']', and with it KM.
+			return []byte(strings.ToValidUTF8(string(data), "\uFFFD")), append(notes, said+" and "+strconv.Itoa(bad)+" byte(s) are not UTF-8, the rest is: read as UTF-8, those bytes replaced")
+		}
 		if decode != nil {
 			if text, used, err := decode("", data); err == nil {
 				return text, append(notes, said+" and the bytes are not UTF-8: decoded as "+used+", the charset they decode cleanly in")
@@ -77,7 +85,15 @@ func toUTF8(data []byte, decode Decoder) ([]byte, []string) {
 		return data, notes // any charset reads ASCII alike
 	}
 	if decode != nil {
-		if text, used, err := decode(ca, data); err == nil {
+		text, used, err := decode(ca, data)
+		if err == nil && valid && (bytes.ContainsRune(text, utf8.RuneError) || delimiters(text) != delimiters(data)) {
+			// The label is wrong (a file re-saved as UTF-8 that kept
+			// CA[gb2312]): read as the label says, the UTF-8 bytes give
+			// invalid characters or swallow a ']' (and the property
+			// after it, RE or KM). In UTF-8 those bytes are delimiters.
+			return data, append(notes, "CA["+ca+"] but the bytes are UTF-8, and decoded from "+used+" they break: read as UTF-8")
+		}
+		if err == nil {
 			return text, append(notes, "CA["+ca+"]: texts decoded from "+used)
 		}
 	}
@@ -85,6 +101,43 @@ func toUTF8(data []byte, decode Decoder) ([]byte, []string) {
 		return data, append(notes, "CA["+ca+"] is not a charset this reader decodes, but the bytes are UTF-8: read as UTF-8")
 	}
 	return data, append(notes, "CA["+ca+"]: texts read as UTF-8; bytes that are not UTF-8 replaced")
+}
+
+// mostlyUTF8 returns the number of bytes of data that are not UTF-8 when
+// the file's characters beyond ASCII are mostly UTF-8 (more valid
+// multi-byte characters than invalid bytes), else 0. Text in GBK, Big5 or
+// Shift_JIS read as UTF-8 is almost all invalid bytes, so it is not taken
+// for UTF-8 here.
+func mostlyUTF8(data []byte) int {
+	good, bad := 0, 0
+	for i := 0; i < len(data); {
+		if data[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			bad++
+		} else {
+			good++
+		}
+		i += size
+	}
+	if bad > 0 && good > bad {
+		return bad
+	}
+	return 0
+}
+
+// delimiters counts the bytes that delimit SGF values: '[', ']' and '\\'.
+func delimiters(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c == '[' || c == ']' || c == '\\' {
+			n++
+		}
+	}
+	return n
 }
 
 func isASCII(b []byte) bool {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -18,7 +19,7 @@ func init() {
 func runConvert(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "", "write each input's SGF to `DIR` (name.sgf, beside its relative path) instead of stdout")
+	out := fs.String("out", "", "write each input's SGF to `DIR` (name.sgf, beside its relative path; a name already written in this run gets name.gib.sgf or name-2.sgf) instead of stdout")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: rankctl convert [--out DIR] FILE|DIR...\n\n"+
 			"Reads each record file as rankd would (SGF of any server, Tygem .gib, Pandanet .ugf/.ugi;\n"+
@@ -41,6 +42,7 @@ func runConvert(_ context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	code := exitOK
+	written := map[string]bool{} // the outputs of this run: none is replaced
 	for _, file := range files {
 		recs, err := loadRecords(file)
 		if err != nil {
@@ -64,6 +66,19 @@ func runConvert(_ context.Context, args []string, stdout, stderr io.Writer) int 
 		if filepath.IsAbs(file) {
 			dst = filepath.Join(*out, strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))+".sgf")
 		}
+		if written[dst] {
+			// t.gib beside t.ugf, or x.sgf in two directories given by
+			// absolute paths: the second would silently replace the first.
+			taken := dst
+			if ext := filepath.Ext(file); !strings.EqualFold(ext, ".sgf") {
+				dst = strings.TrimSuffix(taken, ".sgf") + ext + ".sgf"
+			}
+			for n := 2; written[dst]; n++ {
+				dst = strings.TrimSuffix(taken, ".sgf") + "-" + strconv.Itoa(n) + ".sgf"
+			}
+			fmt.Fprintf(stderr, "%s: written to %s: %s holds another file's games\n", file, dst, taken)
+		}
+		written[dst] = true
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			fmt.Fprintln(stderr, "rankctl convert:", err)
 			return exitUsage

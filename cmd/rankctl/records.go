@@ -164,6 +164,10 @@ func oneRecord(flags *flag.FlagSet, files []string, game int, rules *rulesFlag, 
 		fmt.Fprintf(stderr, "%s: --game %d: the file holds %d game(s)\n", files[0], game, len(recs))
 		return nil, exitUsage
 	}
+	if len(recs) > 1 {
+		// The other games are not shown: say so, and how to see them.
+		fmt.Fprintf(stderr, "%s: the file holds %d games: game %d shown (--game N for another)\n", files[0], len(recs), game)
+	}
 	r := recs[game-1].rec
 	if err := rules.apply(r); err != nil {
 		fmt.Fprintln(stderr, err)

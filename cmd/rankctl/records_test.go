@@ -88,6 +88,16 @@ func TestScoreMany(t *testing.T) {
 	}
 }
 
+// TestScoreOneOfMany: score of one file holding several games shows one
+// and says that there are others.
+func TestScoreOneOfMany(t *testing.T) {
+	dir := writeFiles(t, manyFiles)
+	code, out, errOut := runCmd("score", filepath.Join(dir, "b", "two.sgf"))
+	if code != exitOK || !strings.Contains(out, "claimed: B+R") || !strings.Contains(errOut, "the file holds 2 games: game 1 shown") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+}
+
 func TestConvert(t *testing.T) {
 	dir := writeFiles(t, manyFiles)
 	code, out, errOut := runCmd("convert", filepath.Join(dir, "c", "tygem.gib"), filepath.Join(dir, "a", "fox.SGF"))
@@ -107,6 +117,38 @@ func TestConvert(t *testing.T) {
 	back := readBack(t, written[0])
 	if !strings.Contains(back, "RU[Japanese]") || !strings.Contains(back, ";B[dd]") {
 		t.Errorf("converted:\n%s", back)
+	}
+}
+
+// TestConvertKeepsEveryFile: two inputs that would have the same output
+// name (t.gib and t.ugf; x.sgf in two directories given by absolute
+// paths) each get their own file: none replaces another.
+func TestConvertKeepsEveryFile(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"a/t.gib": manyFiles["c/tygem.gib"],
+		"a/t.ugf": "[Header]\nSize=9\n[Data]\nEE,B1,0\n",
+		"a/x.sgf": "(;SZ[9]PB[a];B[ee])",
+		"b/x.sgf": "(;SZ[9]PB[b];B[ee])",
+	})
+	outDir := t.TempDir()
+	code, _, errOut := runCmd("convert", "--out", outDir, filepath.Join(dir, "a"), filepath.Join(dir, "b"))
+	if code != exitOK {
+		t.Fatalf("exit %d %s", code, errOut)
+	}
+	var got []string
+	_ = filepath.WalkDir(outDir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			r, _ := filepath.Rel(outDir, p)
+			got = append(got, filepath.ToSlash(r))
+		}
+		return err
+	})
+	want := []string{"t.sgf", "t.ugf.sgf", "x-2.sgf", "x.sgf"}
+	if strings.Join(got, " ") != strings.Join(want, " ") || !strings.Contains(errOut, "t.ugf: written to") {
+		t.Fatalf("written %v, want %v\n%s", got, want, errOut)
+	}
+	if !strings.Contains(readBack(t, filepath.Join(outDir, "x-2.sgf")), "PB[b]") {
+		t.Error("x-2.sgf does not hold b's game")
 	}
 }
 

@@ -1,6 +1,7 @@
 package charset_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -89,6 +90,51 @@ func TestDetectGB18030(t *testing.T) {
 	r = read(t, []byte("(;SZ[19]KM[7.5]PB[古力];B[pd])"))
 	if r.Black.Name != "古力" || len(r.Assumptions) != 0 {
 		t.Errorf("utf-8: %q %q", r.Black.Name, r.Assumptions)
+	}
+}
+
+// TestCutUTF8StaysUTF8: a UTF-8 file whose name was cut inside a
+// character (as Fox's YuanYu client writes PW[东方明\xe7\x8f]) is read as
+// UTF-8 with those bytes replaced, labelled or not. Detected as GB18030
+// or Shift_JIS, the names became mojibake and the cut character took the
+// ']' after it, and with it WR and KM.
+func TestCutUTF8StaysUTF8(t *testing.T) {
+	for _, head := range []string{"(;CA[UTF-8]AP[YuanYu]", "(;"} {
+		data := []byte(head + "SZ[19]PB[扫地僧2016]BR[9段]PW[东方明\xe7\x8f]WR[9段]KM[0]HA[0]RE[W+R];B[dd];W[pd])")
+		r := read(t, data)
+		if r.Black.Name != "扫地僧2016" || r.Black.Rank != "9段" || r.White.Name != "东方明\uFFFD" || r.White.Rank != "9段" ||
+			r.Komi != 0 || r.Result != "W+R" || !hasNote(r, "2 byte(s) are not UTF-8") {
+			t.Errorf("%s: black %q %q white %q %q komi %v %q", head, r.Black.Name, r.Black.Rank, r.White.Name, r.White.Rank, r.Komi, r.Assumptions)
+		}
+	}
+}
+
+// TestWrongLabelUTF8: a UTF-8 file that kept CA[gb2312] (re-saved by an
+// editor) is read as UTF-8 when decoding it as the label says breaks it:
+// 申真谞 read as GB18030 swallows the ']' after it, and RE with it.
+func TestWrongLabelUTF8(t *testing.T) {
+	r := read(t, []byte("(;CA[gb2312]SZ[19]PB[柯洁]PW[申真谞]RE[B+R];B[pd])"))
+	if r.Black.Name != "柯洁" || r.White.Name != "申真谞" || r.Result != "B+R" || !hasNote(r, "but the bytes are UTF-8") {
+		t.Errorf("black %q white %q result %q (%q)", r.Black.Name, r.White.Name, r.Result, r.Assumptions)
+	}
+}
+
+// TestGIBCharset: a Tygem .gib names no charset; Korean names are
+// EUC-KR (they decode cleanly as GB18030 too, into mojibake), Chinese
+// ones GBK, and each is read in its own.
+func TestGIBCharset(t *testing.T) {
+	const gib = "\\[GAMEINFOMAIN=GRLT:3,ZIPSU:0,GONGJE:65,\\]\n\\[GAMEBLACKNAME=%s (9D)\\]\n\\[GAMEWHITENAME=%s (9D)\\]\nINI 0 1 0 &4\nSTO 0 1 1 3 3\n"
+	for _, tc := range []struct {
+		enc          encoding.Encoding
+		black, white string
+	}{
+		{korean.EUCKR, "이세돌", "박정환"},
+		{simplifiedchinese.GBK, "柯洁", "朴廷桓"},
+	} {
+		r := read(t, encode(t, tc.enc, fmt.Sprintf(gib, tc.black, tc.white)))
+		if r.Black.Name != tc.black || r.White.Name != tc.white || r.Result != "B+R" {
+			t.Errorf("black %q white %q result %q, want %q %q (%q)", r.Black.Name, r.White.Name, r.Result, tc.black, tc.white, r.Assumptions)
+		}
 	}
 }
 
