@@ -209,14 +209,14 @@ func (s *Server) studentPage(c *ctx) error {
 		var pts []graphPoint
 		for _, pt := range d.Series.Points {
 			at, _ := time.ParseInLocation(schools.DateLayout, pt.Date, d.Zone)
-			pts = append(pts, graphPoint{at: at, score: pt.Score})
+			pts = append(pts, graphPoint{at: at, score: pt.Score, day: pt.Date})
 		}
 		for _, ch := range d.Series.Changes {
 			if ch.Cause == "exam" || ch.Cause == "placement" || ch.Cause == "revocation" {
 				pts = append(pts, graphPoint{at: ch.At, score: ch.ScoreAfter, cause: ch.Cause, certified: ch.CertifiedAfter})
 			}
 		}
-		d.Graph = drawGraph(c.lang, sortPoints(pts))
+		d.Graph = drawGraph(c.lang, d.Zone, sortPoints(pts))
 	}
 	c.render(http.StatusOK, "student", "student.title", d)
 	return nil
