@@ -1,0 +1,50 @@
+package web_test
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// selected is the value of the option selected in the select of id, ""
+// when none is.
+func selected(t *testing.T, body, id string) string {
+	t.Helper()
+	i := strings.Index(body, `<select id="`+id+`"`)
+	if i < 0 {
+		t.Fatalf("no select %s in\n%s", id, body)
+	}
+	sel := body[i : i+strings.Index(body[i:], "</select>")]
+	if m := regexp.MustCompile(`<option value="([^"]*)" selected>`).FindStringSubmatch(sel); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// TestRefusedPlayFormKeepsTheChoices: a play form refused (here the rank
+// range leaves out the player's own rank) comes back with what the
+// player chose, not the defaults (19×19, rapid, any rank).
+func TestRefusedPlayFormKeepsTheChoices(t *testing.T) {
+	w := newWorld(t, 1)
+	b := newBrowser(t, w.base)
+	b.login(w.students[0])
+	if _, _, body := b.get("/play"); selected(t, body, "size") != "19" || selected(t, body, "time") != "rapid" {
+		t.Fatalf("the form's defaults: %s %s", selected(t, body, "size"), selected(t, body, "time"))
+	}
+	sent := map[string]string{"size": "9", "time": "blitz", "rules": "japanese", "min": "5d", "max": "6d"}
+	form := url.Values{}
+	for k, v := range sent {
+		form.Set(k, v)
+	}
+	code, _, body := b.post("/play", form, true)
+	if code != http.StatusUnprocessableEntity && code != http.StatusBadRequest || !strings.Contains(body, `id="form-error"`) {
+		t.Fatalf("the refused form: %d\n%s", code, body)
+	}
+	for id, want := range sent {
+		if got := selected(t, body, id); got != want {
+			t.Errorf("%s: %q selected, the player chose %q", id, got, want)
+		}
+	}
+}
