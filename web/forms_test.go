@@ -48,3 +48,28 @@ func TestRefusedPlayFormKeepsTheChoices(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedManagedNamesComeBack: a teacher's list of children's names
+// refused (two the same) comes back in the class page's form with the
+// reason in the page's language, the names as typed; it was an error
+// page and the list was lost.
+func TestRefusedManagedNamesComeBack(t *testing.T) {
+	w := newWorld(t, 1)
+	cls := "/classes/" + url.PathEscape(w.class.ID)
+	names := "王小明\n李华\n王小明"
+	for _, tc := range []struct{ lang, reason string }{{"zh", "每个至多"}, {"en", "the same as entry 0"}} {
+		b := newBrowser(t, w.base)
+		b.login(teacherName)
+		b.lang = tc.lang
+		code, _, body := b.post(cls+"/managed", url.Values{"names": {names}}, true)
+		if code >= 500 || code == http.StatusOK || !strings.Contains(body, `id="class-table"`) {
+			t.Fatalf("%s: %d, want the class page refusing:\n%s", tc.lang, code, body)
+		}
+		if got := alertText(t, body); !strings.Contains(got, tc.reason) {
+			t.Errorf("%s: the alert says %q, want %q", tc.lang, got, tc.reason)
+		}
+		if !strings.Contains(body, `name="names" rows="4">`+names+`</textarea>`) {
+			t.Errorf("%s: the names typed are not in the form:\n%s", tc.lang, body)
+		}
+	}
+}

@@ -62,6 +62,9 @@ type classData struct {
 	Zone     *time.Location
 	NewStuds []schools.NewStudent
 	Notice   string
+	// A refused managed-accounts form: the error's catalogue key, its
+	// detail, and the names as typed, given back in the form.
+	Error, Detail, Names string
 }
 
 // tableQueryOf reads sort (a column, "-" first for descending) and the
@@ -157,7 +160,24 @@ func (s *Server) classAddManaged(c *ctx) error {
 	}
 	_, added, err := s.d.Schools.AddManaged(c.r.Context(), c.user, id, names)
 	if err != nil {
-		return err
+		// A refused list (a name too long, two the same) comes back in
+		// the class page's form with the reason, so the teacher mends
+		// one line instead of typing the class again; a class not
+		// theirs, or a store's trouble, is the error page.
+		status, code, msg := classifyFor(err)
+		if status >= 500 || status == http.StatusForbidden || status == http.StatusNotFound {
+			return err
+		}
+		d, derr := s.classData(c)
+		if derr != nil {
+			return derr
+		}
+		d.Names, d.Error, d.Detail = c.r.PostFormValue("names"), "err."+code, errorDetail(c.lang, err, msg)
+		if _, ok := catalogues["en"][d.Error]; !ok {
+			d.Error = "err.generic"
+		}
+		c.render(status, "class", "class.title", d)
+		return nil
 	}
 	d, err := s.classData(c)
 	if err != nil {
