@@ -73,3 +73,21 @@ func TestRefusedManagedNamesComeBack(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedDisplayNameComesBack: a display name refused comes back in
+// the field as typed (it showed the name kept before, the typing lost).
+func TestRefusedDisplayNameComesBack(t *testing.T) {
+	w := newWorld(t, 1)
+	b := newBrowser(t, w.base)
+	b.login(w.students[0])
+	if code, _, _ := b.post("/account/name", url.Values{"display_name": {"小明"}}, true); code != http.StatusSeeOther {
+		t.Fatalf("a good name: %d", code)
+	}
+	code, _, body := b.post("/account/name", url.Values{"display_name": {"王小明!"}}, true)
+	if code != http.StatusBadRequest && code != http.StatusUnprocessableEntity || !strings.Contains(body, `id="name-error"`) {
+		t.Fatalf("a name with '!': %d\n%s", code, body)
+	}
+	if !regexp.MustCompile(`<input id="display_name"[^>]* value="王小明!"`).MatchString(body) {
+		t.Errorf("the field does not hold the name typed:\n%s", body)
+	}
+}
