@@ -26,6 +26,11 @@ type examsData struct {
 	Refusal       string // the refusal's catalogue key ("" when not a refusal)
 	Detail        string
 	ErrorSchedule string
+	// A refused new-schedule form (the admin's): the refusal and the
+	// fields as typed, given back in the form.
+	Draft       map[string]string
+	DraftError  string
+	DraftDetail string
 }
 
 // examSessionsShown bounds the sessions listed per schedule.
@@ -138,15 +143,53 @@ func (s *Server) adminCreateSchedule(c *ctx) error {
 		if v := f.Get(field); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return &pageError{status: http.StatusBadRequest, key: "err.invalid_field", field: field}
+				return s.scheduleRefused(c, &pageError{status: http.StatusBadRequest, key: "err.invalid_field", field: field})
 			}
 			*p = &n
 		}
 	}
 	if _, err := s.d.Exams.CreateSchedule(c.r.Context(), f.Get("id"), d, c.user.Username); err != nil {
-		return err
+		return s.scheduleRefused(c, err)
 	}
 	return c.redirect("/exams")
+}
+
+// scheduleForm are the new-schedule form's fields.
+var scheduleForm = []string{"id", "target_rank", "cron", "session_length", "registration_opens", "games", "wins", "needs_approval"}
+
+// scheduleRefused shows the exams page with the refused new-schedule
+// form: the reason (as the error page would say it) above it and every
+// field as the admin typed it, so one bad field (a cron, a number) does
+// not cost the other seven. A store's trouble is the error page.
+func (s *Server) scheduleRefused(c *ctx, err error) error {
+	status, key, detail := http.StatusInternalServerError, "", ""
+	var pe *pageError
+	if errors.As(err, &pe) {
+		status, key, detail = pe.status, pe.key, pe.field
+		if c.lang == "zh" {
+			detail = fieldDetail(c.lang, pe.field)
+		}
+	} else {
+		var code, msg string
+		status, code, msg = classifyFor(err)
+		key, detail = "err."+code, errorDetail(c.lang, err, msg)
+		if _, ok := catalogues["en"][key]; !ok {
+			key = "err.generic"
+		}
+	}
+	if status >= 500 || status == http.StatusForbidden || status == http.StatusNotFound {
+		return err
+	}
+	d, derr := s.examsData(c)
+	if derr != nil {
+		return derr
+	}
+	d.Draft, d.DraftError, d.DraftDetail = map[string]string{}, key, detail
+	for _, k := range scheduleForm {
+		d.Draft[k] = c.r.PostFormValue(k)
+	}
+	c.render(status, "exams", "exams.title", d)
+	return nil
 }
 
 type sessionView struct {

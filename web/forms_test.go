@@ -91,3 +91,39 @@ func TestRefusedDisplayNameComesBack(t *testing.T) {
 		t.Errorf("the field does not hold the name typed:\n%s", body)
 	}
 }
+
+// TestRefusedScheduleFormComesBack: an exam schedule refused for one
+// field (a cron that is not one) comes back in the exams page's form
+// with the reason, every field as the admin typed it; it was an error
+// page and the eight fields were lost.
+func TestRefusedScheduleFormComesBack(t *testing.T) {
+	w := newWorld(t, 0)
+	sent := url.Values{"id": {"weekly-2d"}, "target_rank": {"2d"}, "cron": {"every saturday"}, "session_length": {"3h"},
+		"registration_opens": {"72h"}, "games": {"4"}, "wins": {"3"}, "needs_approval": {"on"}}
+	for _, tc := range []struct{ lang, reason string }{{"zh", "时间（cron）"}, {"en", "cron"}} {
+		b := newBrowser(t, w.base)
+		b.login(adminName)
+		b.lang = tc.lang
+		code, _, body := b.post("/admin/exams", sent, true)
+		if code != http.StatusBadRequest || !strings.Contains(body, `id="new-schedule"`) {
+			t.Fatalf("%s: %d, want the exams page refusing:\n%s", tc.lang, code, body)
+		}
+		if got := alertText(t, body); !strings.Contains(got, tc.reason) {
+			t.Errorf("%s: the alert says %q, want %q", tc.lang, got, tc.reason)
+		}
+		for k, v := range sent {
+			if k == "needs_approval" {
+				if !strings.Contains(body, `name="needs_approval" type="checkbox" checked>`) {
+					t.Errorf("%s: needs approval is not checked", tc.lang)
+				}
+				continue
+			}
+			if !regexp.MustCompile(`name="` + k + `"[^>]* value="` + regexp.QuoteMeta(v[0]) + `"`).MatchString(body) {
+				t.Errorf("%s: field %s does not hold %q", tc.lang, k, v[0])
+			}
+		}
+	}
+	if _, err := w.st.Exams.Schedule(t.Context(), "weekly-2d"); err == nil {
+		t.Error("the refused form made the schedule")
+	}
+}
