@@ -127,3 +127,32 @@ func TestRefusedScheduleFormComesBack(t *testing.T) {
 		t.Error("the refused form made the schedule")
 	}
 }
+
+// TestClassLinksKeepThePeriod: on a class table of a period other than
+// the default one, the CSV link and the sort links keep the period, so
+// the CSV holds the table shown (it held the current month's).
+func TestClassLinksKeepThePeriod(t *testing.T) {
+	w := newWorld(t, 2)
+	b := newBrowser(t, w.base)
+	b.login(teacherName)
+	cls := "/classes/" + url.PathEscape(w.class.ID)
+	_, _, body := b.get(cls + "?from=2026-02-01&to=2026-02-28&sort=-games")
+	csv := regexp.MustCompile(`<a href="([^"]+)" id="csv"`).FindStringSubmatch(body)
+	if csv == nil {
+		t.Fatalf("no CSV link:\n%s", body)
+	}
+	link := strings.ReplaceAll(csv[1], "&amp;", "&")
+	u, _ := url.Parse(link)
+	if q := u.Query(); q.Get("from") != "2026-02-01" || q.Get("to") != "2026-02-28" || q.Get("sort") != "-games" {
+		t.Errorf("the CSV link %q does not keep the period and the sort", link)
+	}
+	_, _, data := b.get(link)
+	if !strings.Contains(data, "2026-02-01") || strings.Contains(data, "2026-03-01") {
+		t.Errorf("the CSV is not of the period shown:\n%s", data[:min(len(data), 600)])
+	}
+	for _, m := range regexp.MustCompile(`<th scope="col"[^>]*><a href="([^"]+)"`).FindAllStringSubmatch(body, -1) {
+		if !strings.Contains(m[1], "from=2026-02-01") || !strings.Contains(m[1], "to=2026-02-28") {
+			t.Errorf("the sort link %q drops the period", m[1])
+		}
+	}
+}

@@ -106,6 +106,24 @@ func (s *Server) classData(c *ctx) (classData, error) {
 		d.Zone, c.loc = loc, loc
 	}
 	base := "/classes/" + url.PathEscape(id)
+	// The sort links and the CSV keep the address's period (from, to,
+	// since): sorting, or downloading, the table shown, not the default
+	// period's.
+	link := func(path, sort string) string {
+		v := url.Values{}
+		for _, k := range []string{"from", "to", "since"} {
+			if x := c.r.URL.Query().Get(k); x != "" {
+				v.Set(k, x)
+			}
+		}
+		if sort != "" {
+			v.Set("sort", sort)
+		}
+		if len(v) == 0 {
+			return path
+		}
+		return path + "?" + v.Encode()
+	}
 	for _, col := range classColumns {
 		cl := column{Key: col.Key, Sort: col.Sort, Active: t.Sort == col.Sort && col.Key != "col.school_rank"}
 		next := col.Sort
@@ -113,13 +131,10 @@ func (s *Server) classData(c *ctx) (classData, error) {
 			next = "-" + col.Sort
 		}
 		cl.Desc = cl.Active && t.Desc
-		cl.Link = base + "?sort=" + url.QueryEscape(next)
+		cl.Link = link(base, next)
 		d.Columns = append(d.Columns, cl)
 	}
-	d.CSV = base + "/table.csv"
-	if d.Sort != "" {
-		d.CSV += "?sort=" + url.QueryEscape(d.Sort)
-	}
+	d.CSV = link(base+"/table.csv", d.Sort)
 	return d, nil
 }
 
