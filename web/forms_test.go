@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/weiqi-platform/rank/exams"
 )
 
 // selected is the value of the option selected in the select of id, ""
@@ -153,6 +155,35 @@ func TestClassLinksKeepThePeriod(t *testing.T) {
 	for _, m := range regexp.MustCompile(`<th scope="col"[^>]*><a href="([^"]+)"`).FindAllStringSubmatch(body, -1) {
 		if !strings.Contains(m[1], "from=2026-02-01") || !strings.Contains(m[1], "to=2026-02-28") {
 			t.Errorf("the sort link %q drops the period", m[1])
+		}
+	}
+}
+
+// TestNominationNoticeNamesTheExam: after a nomination the student page
+// names the exam as its form does, in the page's language (it showed
+// the schedule's id alone); an id in the address that is no schedule's
+// shows no notice.
+func TestNominationNoticeNamesTheExam(t *testing.T) {
+	w := newWorld(t, 1)
+	if _, err := w.st.Exams.CreateSchedule(t.Context(), "weekly-1d", exams.Draft{TargetRank: "1d", Cron: "CRON_TZ=Asia/Shanghai 0 19 * * SAT",
+		SessionLength: "3h", RegistrationOpens: "72h"}, adminName); err != nil {
+		t.Fatal(err)
+	}
+	student := "/classes/" + url.PathEscape(w.class.ID) + "/students/" + w.students[0]
+	for _, tc := range []struct{ lang, want string }{{"zh", "已推荐参加 1段 升段赛 (weekly-1d)。"}, {"en", "Nominated for Exam for 1d (weekly-1d)."}} {
+		b := newBrowser(t, w.base)
+		b.login(teacherName)
+		b.lang = tc.lang
+		code, h, _ := b.post(student+"/nominate", url.Values{"schedule": {"weekly-1d"}}, true)
+		if code != http.StatusSeeOther {
+			t.Fatalf("%s: nominate: %d", tc.lang, code)
+		}
+		_, _, body := b.get(h.Get("Location"))
+		if !strings.Contains(body, `id="notice">`+tc.want+`<`) {
+			t.Errorf("%s: the notice is not %q:\n%s", tc.lang, tc.want, body)
+		}
+		if _, _, body := b.get(student + "?nominated=the+world+cup"); strings.Contains(body, `id="notice"`) {
+			t.Errorf("%s: a notice for no schedule", tc.lang)
 		}
 	}
 }

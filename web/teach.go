@@ -229,12 +229,20 @@ func (s *Server) studentPage(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	d := studentData{Class: v, Username: name, Zone: time.UTC, Scale: p.Scale, Nominated: qv.Get("nominated")}
+	d := studentData{Class: v, Username: name, Zone: time.UTC, Scale: p.Scale}
 	if m, ok := v.Member(strings.ToLower(name)); ok && !m.Consented() {
 		d.Followed = true
 	}
 	if d.Schedules, err = s.d.Exams.Schedules(ctx); err != nil {
 		return err
+	}
+	// The nomination's notice names the exam as the form does (1段
+	// 升段赛 (weekly-1d)), not by its id alone; an id the address
+	// carries that is no schedule's shows no notice, not the link's text.
+	for _, sch := range d.Schedules {
+		if id := qv.Get("nominated"); id != "" && sch.ID == id {
+			d.Nominated = tr(c.lang, "exams.target", rankText(c.lang, sch.Target)) + " (" + id + ")"
+		}
 	}
 	if loc, err := time.LoadLocation(p.TimeZone); err == nil {
 		d.Zone, c.loc = loc, loc
