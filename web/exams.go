@@ -116,6 +116,7 @@ func (s *Server) examRefused(c *ctx, id string, err error, key string) error {
 	if derr != nil {
 		return derr
 	}
+	c.back = "/exams" // the page of the form, not /exams/{id}
 	d.Error, d.Detail, d.ErrorSchedule = "err."+code, errorDetail(c.lang, err, msg), id
 	if _, ok := catalogues["en"][d.Error]; !ok {
 		d.Error = "err.generic"
@@ -184,6 +185,7 @@ func (s *Server) scheduleRefused(c *ctx, err error) error {
 	if derr != nil {
 		return derr
 	}
+	c.back = "/exams" // the page of the form, not /admin
 	d.Draft, d.DraftError, d.DraftDetail = map[string]string{}, key, detail
 	for _, k := range scheduleForm {
 		d.Draft[k] = c.r.PostFormValue(k)

@@ -187,3 +187,47 @@ func TestNominationNoticeNamesTheExam(t *testing.T) {
 		}
 	}
 }
+
+// TestLanguageSwitchOnARefusedForm: a refused form is shown at the
+// address it was sent to (a POST's); the language switch on that page
+// came back to the address read with GET, which is no page (404). It
+// now comes back to the form's page.
+func TestLanguageSwitchOnARefusedForm(t *testing.T) {
+	w := newWorld(t, 1)
+	if _, err := w.st.Exams.CreateSchedule(t.Context(), "weekly-9d", exams.Draft{TargetRank: "9d", Cron: "0 19 * * SAT"}, adminName); err != nil {
+		t.Fatal(err)
+	}
+	cls := "/classes/" + url.PathEscape(w.class.ID)
+	for _, tc := range []struct {
+		who, path string
+		form      url.Values
+		back      string
+	}{
+		{w.students[0], "/account/name", url.Values{"display_name": {"!!"}}, "/account"},
+		{w.students[0], "/account/password", url.Values{"current_password": {"wrong one"}, "new_password": {password + "2"}, "new_password2": {password + "2"}}, "/account"},
+		{w.students[0], "/exams/weekly-9d/register", url.Values{}, "/exams"},
+		{teacherName, cls + "/managed", url.Values{"names": {"Mei\nMei"}}, cls},
+		{adminName, "/admin/exams", url.Values{"target_rank": {"1d"}, "cron": {"not cron"}}, "/exams"},
+		{adminName, "/admin/promotions/reject", url.Values{"id": {"eA"}, "reason": {""}}, "/admin/promotions"},
+	} {
+		b := newBrowser(t, w.base)
+		b.login(tc.who)
+		code, _, body := b.post(tc.path, tc.form, true)
+		if code < 400 {
+			t.Fatalf("%s was not refused: %d", tc.path, code)
+		}
+		m := regexp.MustCompile(`<input type="hidden" name="back" value="([^"]*)">`).FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("%s: no language switch:\n%s", tc.path, body)
+		}
+		back := strings.ReplaceAll(m[1], "&amp;", "&")
+		code, h, _ := b.post("/lang", url.Values{"lang": {"zh"}, "back": {back}}, true)
+		if code != http.StatusSeeOther || h.Get("Location") != tc.back {
+			t.Errorf("%s: the switch went to %q (%d), want %q", tc.path, h.Get("Location"), code, tc.back)
+			continue
+		}
+		if code, _, _ := b.get(h.Get("Location")); code != http.StatusOK {
+			t.Errorf("%s: the switch landed on %s: %d", tc.path, h.Get("Location"), code)
+		}
+	}
+}
