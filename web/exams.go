@@ -155,15 +155,11 @@ func (s *Server) adminCreateSchedule(c *ctx) error {
 	return c.redirect("/exams")
 }
 
-// scheduleForm are the new-schedule form's fields.
-var scheduleForm = []string{"id", "target_rank", "cron", "session_length", "registration_opens", "games", "wins", "needs_approval"}
-
-// scheduleRefused shows the exams page with the refused new-schedule
-// form: the reason (as the error page would say it) above it and every
-// field as the admin typed it, so one bad field (a cron, a number) does
-// not cost the other seven. A store's trouble is the error page.
-func (s *Server) scheduleRefused(c *ctx, err error) error {
-	status, key, detail := http.StatusInternalServerError, "", ""
+// refusal is how a form shows err above it, as the error page would:
+// the status, the catalogue key and the detail in the page's language;
+// ok is false for what is no refusal of the form's fields (the caller
+// may not, nothing there, a store's trouble): the error page shows it.
+func (c *ctx) refusal(err error) (status int, key, detail string, ok bool) {
 	var pe *pageError
 	if errors.As(err, &pe) {
 		status, key, detail = pe.status, pe.key, pe.field
@@ -174,11 +170,24 @@ func (s *Server) scheduleRefused(c *ctx, err error) error {
 		var code, msg string
 		status, code, msg = classifyFor(err)
 		key, detail = "err."+code, errorDetail(c.lang, err, msg)
-		if _, ok := catalogues["en"][key]; !ok {
+		if _, known := catalogues["en"][key]; !known {
 			key = "err.generic"
 		}
 	}
-	if status >= 500 || status == http.StatusForbidden || status == http.StatusNotFound {
+	ok = status < 500 && status != http.StatusUnauthorized && status != http.StatusForbidden && status != http.StatusNotFound
+	return status, key, detail, ok
+}
+
+// scheduleForm are the new-schedule form's fields.
+var scheduleForm = []string{"id", "target_rank", "cron", "session_length", "registration_opens", "games", "wins", "needs_approval"}
+
+// scheduleRefused shows the exams page with the refused new-schedule
+// form: the reason (as the error page would say it) above it and every
+// field as the admin typed it, so one bad field (a cron, a number) does
+// not cost the other seven. A store's trouble is the error page.
+func (s *Server) scheduleRefused(c *ctx, err error) error {
+	status, key, detail, ok := c.refusal(err)
+	if !ok {
 		return err
 	}
 	d, derr := s.examsData(c)

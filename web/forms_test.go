@@ -231,3 +231,48 @@ func TestLanguageSwitchOnARefusedForm(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedAdminFormsComeBack: the admin's school and account forms
+// refused come back on the admin page with the reason in the page's
+// language and the fields as typed (never the password); they were an
+// error page and the fields were lost.
+func TestRefusedAdminFormsComeBack(t *testing.T) {
+	w := newWorld(t, 0)
+	for _, tc := range []struct {
+		lang, path string
+		form       url.Values
+		alert      string
+		kept       map[string]string // input id: value
+	}{
+		{"zh", "/admin/schools", url.Values{"name": {"围棋少年"}, "time_zone": {"Asia/Shanghia"}, "head": {teacherName}}, "IANA 时区名",
+			map[string]string{"sch-name": "围棋少年", "sch-tz": "Asia/Shanghia", "sch-head": teacherName}},
+		{"en", "/admin/schools", url.Values{"name": {"Go kids"}, "time_zone": {"Asia/Shanghia"}, "head": {teacherName}}, "not an IANA time zone",
+			map[string]string{"sch-name": "Go kids", "sch-tz": "Asia/Shanghia", "sch-head": teacherName}},
+		{"zh", "/admin/accounts", url.Values{"username": {teacherName}, "password": {password}, "role": {"teacher"}}, "该用户名已被占用",
+			map[string]string{"acc-username": teacherName}},
+	} {
+		b := newBrowser(t, w.base)
+		b.login(adminName)
+		b.lang = tc.lang
+		code, _, body := b.post(tc.path, tc.form, true)
+		if code < 400 || code >= 500 || !strings.Contains(body, `id="accounts-title"`) {
+			t.Fatalf("%s %s: %d, want the admin page refusing:\n%s", tc.lang, tc.path, code, body)
+		}
+		if got := alertText(t, body); !strings.Contains(got, tc.alert) {
+			t.Errorf("%s %s: the alert says %q, want %q", tc.lang, tc.path, got, tc.alert)
+		}
+		for id, v := range tc.kept {
+			if !regexp.MustCompile(`<input id="` + id + `"[^>]* value="` + regexp.QuoteMeta(v) + `"`).MatchString(body) {
+				t.Errorf("%s %s: %s does not hold %q", tc.lang, tc.path, id, v)
+			}
+		}
+		if tc.path == "/admin/accounts" {
+			if selected(t, body, "acc-role") != "teacher" {
+				t.Errorf("the role chosen is not kept: %q", selected(t, body, "acc-role"))
+			}
+			if strings.Contains(body, password) {
+				t.Error("the password typed is in the page")
+			}
+		}
+	}
+}
