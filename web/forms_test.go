@@ -276,3 +276,31 @@ func TestRefusedAdminFormsComeBack(t *testing.T) {
 		}
 	}
 }
+
+// TestRegisterFromTheLoginPageKeepsWhereTo: a visitor sent to the login
+// page from a page that needs it (/exams) and who registers instead
+// lands on that page, as one who logs in does; the register link
+// dropped it and they landed on their profile.
+func TestRegisterFromTheLoginPageKeepsWhereTo(t *testing.T) {
+	w := newWorld(t, 0)
+	b := newBrowser(t, w.base)
+	_, h, _ := b.get("/exams")
+	login := h.Get("Location")
+	if !strings.HasPrefix(login, "/login?next=") {
+		t.Fatalf("/exams sent a visitor to %q", login)
+	}
+	_, _, body := b.get(login)
+	m := regexp.MustCompile(`<a href="([^"]*)" id="to-register"`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("no register link:\n%s", body)
+	}
+	_, _, body = b.get(strings.ReplaceAll(m[1], "&amp;", "&"))
+	next := regexp.MustCompile(`name="next" value="([^"]*)"`).FindStringSubmatch(body)
+	if next == nil || next[1] != "/exams" {
+		t.Fatalf("the register form's next: %q", next)
+	}
+	code, h, _ := b.post("/register", url.Values{"username": {"newbie"}, "password": {password}, "password2": {password}, "next": {next[1]}}, true)
+	if code != http.StatusSeeOther || h.Get("Location") != "/exams" {
+		t.Errorf("registered and went to %q (%d), want /exams", h.Get("Location"), code)
+	}
+}
