@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/weiqi-platform/rank/exams"
+	"github.com/weiqi-platform/rank/players"
 )
 
 // selected is the value of the option selected in the select of id, ""
@@ -302,5 +303,27 @@ func TestRegisterFromTheLoginPageKeepsWhereTo(t *testing.T) {
 	code, h, _ := b.post("/register", url.Values{"username": {"newbie"}, "password": {password}, "password2": {password}, "next": {next[1]}}, true)
 	if code != http.StatusSeeOther || h.Get("Location") != "/exams" {
 		t.Errorf("registered and went to %q (%d), want /exams", h.Get("Location"), code)
+	}
+}
+
+// TestHeaderNameLinksToAPage: the name in the header links to a page
+// for every role; a game server's account has no profile (it does not
+// play), so its name linked to a 404 page.
+func TestHeaderNameLinksToAPage(t *testing.T) {
+	w := newWorld(t, 1)
+	if _, err := w.st.Players.CreateAccount(t.Context(), w.admin, "goserver", password, players.RoleServer); err != nil {
+		t.Fatal(err)
+	}
+	for _, who := range []string{w.students[0], teacherName, adminName, "goserver"} {
+		b := newBrowser(t, w.base)
+		b.login(who)
+		_, _, body := b.get("/")
+		m := regexp.MustCompile(`<a href="([^"]*)" id="me">`).FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("%s: no name in the header:\n%s", who, body)
+		}
+		if code, _, _ := b.get(m[1]); code != http.StatusOK {
+			t.Errorf("%s: the header's name links to %s: %d", who, m[1], code)
+		}
 	}
 }
