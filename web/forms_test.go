@@ -327,3 +327,32 @@ func TestHeaderNameLinksToAPage(t *testing.T) {
 		}
 	}
 }
+
+// TestChinesePagesUseChinesePunctuation: the colons and commas the
+// templates put between a label and its value are full-width on Chinese
+// pages (邀请码：, 提子：黑 0，白 1), as the catalogue's texts are; English
+// pages keep theirs.
+func TestChinesePagesUseChinesePunctuation(t *testing.T) {
+	w := newWorld(t, 3)
+	strip := regexp.MustCompile(`<[^>]*>`)
+	for _, tc := range []struct {
+		lang, who, path string
+		want            []string
+	}{
+		{"zh", teacherName, "/classes/" + url.PathEscape(w.class.ID), []string{"邀请码："}},
+		{"zh", adminName, "/games/" + w.gameID, []string{"中国规则，9×9，贴目 7", "提子：黑 0，白 1"}},
+		{"en", teacherName, "/classes/" + url.PathEscape(w.class.ID), []string{"Code: "}},
+		{"en", adminName, "/games/" + w.gameID, []string{"Chinese, 9×9, komi 7", "Captures: Black 0, White 1"}},
+	} {
+		b := newBrowser(t, w.base)
+		b.login(tc.who)
+		b.lang = tc.lang
+		_, _, body := b.get(tc.path)
+		text := strip.ReplaceAllString(body, "")
+		for _, want := range tc.want {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s %s: no %q in\n%s", tc.lang, tc.path, want, text)
+			}
+		}
+	}
+}
