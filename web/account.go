@@ -45,6 +45,10 @@ func (s *Server) accountRefused(c *ctx, field string, err error) error {
 		return derr
 	}
 	d.Field, d.Error, d.Detail = field, "err."+code, errorDetail(c.lang, err, msg)
+	if field == "name" {
+		// The name as typed, to mend, not the one kept before.
+		d.Account.DisplayName = c.r.PostFormValue("display_name")
+	}
 	if _, ok := catalogues["en"][d.Error]; !ok {
 		d.Error = "err.generic"
 	}

@@ -35,6 +35,13 @@ type adminData struct {
 	AccountPrefix string
 	AccountsNext  template.URL // the next page ("" on the last), made of url.Values.Encode
 	Roles         []players.Role
+
+	// A refused form of the page ("account" or "school"): the refusal
+	// above it and its fields as typed (never the password).
+	Form       string
+	FormValues map[string]string
+	FormError  string
+	FormDetail string
 }
 
 // accountsPage is the size of a page of the admin's account list.
@@ -43,16 +50,43 @@ const accountsPage = 50
 // abortSpan is how far back the admin page counts players' aborts.
 const abortSpan = 30 * 24 * time.Hour
 
-func (s *Server) adminHome(c *ctx) error {
+// adminData reads what the admin page shows.
+func (s *Server) adminData(c *ctx) (adminData, error) {
 	d := adminData{Jobs: s.d.Jobs.Jobs(), RunID: randomToken()[:16]}
 	var err error
 	if d.Schools, err = s.d.Schools.Schools(c.r.Context(), c.user); err != nil {
-		return err
+		return d, err
 	}
 	if d.Aborts, err = s.d.Games.Aborts(c.r.Context(), s.now().Add(-abortSpan)); err != nil {
+		return d, err
+	}
+	return d, s.adminAccounts(c, &d)
+}
+
+// adminRefused shows the admin page with its form (form: "account" or
+// "school") refused: the reason above the form and the fields as typed,
+// so the admin mends one (a time zone, a head teacher's name) instead of
+// typing the form again; what is no refusal is the error page.
+func (s *Server) adminRefused(c *ctx, form string, fields []string, err error) error {
+	status, key, detail, ok := c.refusal(err)
+	if !ok {
 		return err
 	}
-	if err = s.adminAccounts(c, &d); err != nil {
+	d, derr := s.adminData(c)
+	if derr != nil {
+		return derr
+	}
+	d.Form, d.FormError, d.FormDetail, d.FormValues = form, key, detail, map[string]string{}
+	for _, f := range fields {
+		d.FormValues[f] = c.r.PostFormValue(f)
+	}
+	c.render(status, "admin", "admin.title", d)
+	return nil
+}
+
+func (s *Server) adminHome(c *ctx) error {
+	d, err := s.adminData(c)
+	if err != nil {
 		return err
 	}
 	switch q := c.r.URL.Query(); {
@@ -121,7 +155,7 @@ func (s *Server) adminCreateAccount(c *ctx) error {
 	f := c.r.PostForm
 	a, err := s.d.Players.CreateAccount(c.r.Context(), c.user, f.Get("username"), f.Get("password"), players.Role(f.Get("role")))
 	if err != nil {
-		return err
+		return s.adminRefused(c, "account", []string{"username", "role"}, err)
 	}
 	return c.redirect("/admin?created=" + url.QueryEscape(a.Username))
 }
@@ -131,7 +165,7 @@ func (s *Server) adminCreateSchool(c *ctx) error {
 	sch, err := s.d.Schools.CreateSchool(c.r.Context(), c.user, schools.SchoolDraft{Name: f.Get("name"), TimeZone: f.Get("time_zone"),
 		HeadTeachers: []string{strings.TrimSpace(f.Get("head"))}})
 	if err != nil {
-		return err
+		return s.adminRefused(c, "school", []string{"name", "time_zone", "head"}, err)
 	}
 	return c.redirect("/admin?created=" + url.QueryEscape(sch.Name))
 }

@@ -34,6 +34,11 @@ var en = map[string]string{
 	"form.show":           "Show",
 	"form.reason":         "Reason",
 
+	// Punctuation between a page's parts (a label and its value, items
+	// of a line): Chinese pages use the full-width marks.
+	"punct.colon": ": ",
+	"punct.comma": ", ",
+
 	"login.title":       "Log in",
 	"login.submit":      "Log in",
 	"login.no_account":  "No account yet? Register",
@@ -546,6 +551,9 @@ var zh = map[string]string{
 	"form.password_again": "再次输入密码",
 	"form.show":           "显示",
 	"form.reason":         "理由",
+
+	"punct.colon": "：",
+	"punct.comma": "，",
 
 	"login.title":       "登录",
 	"login.submit":      "登录",

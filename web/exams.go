@@ -26,6 +26,11 @@ type examsData struct {
 	Refusal       string // the refusal's catalogue key ("" when not a refusal)
 	Detail        string
 	ErrorSchedule string
+	// A refused new-schedule form (the admin's): the refusal and the
+	// fields as typed, given back in the form.
+	Draft       map[string]string
+	DraftError  string
+	DraftDetail string
 }
 
 // examSessionsShown bounds the sessions listed per schedule.
@@ -111,6 +116,7 @@ func (s *Server) examRefused(c *ctx, id string, err error, key string) error {
 	if derr != nil {
 		return derr
 	}
+	c.back = "/exams" // the page of the form, not /exams/{id}
 	d.Error, d.Detail, d.ErrorSchedule = "err."+code, errorDetail(c.lang, err, msg), id
 	if _, ok := catalogues["en"][d.Error]; !ok {
 		d.Error = "err.generic"
@@ -138,15 +144,63 @@ func (s *Server) adminCreateSchedule(c *ctx) error {
 		if v := f.Get(field); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return &pageError{status: http.StatusBadRequest, key: "err.invalid_field", field: field}
+				return s.scheduleRefused(c, &pageError{status: http.StatusBadRequest, key: "err.invalid_field", field: field})
 			}
 			*p = &n
 		}
 	}
 	if _, err := s.d.Exams.CreateSchedule(c.r.Context(), f.Get("id"), d, c.user.Username); err != nil {
-		return err
+		return s.scheduleRefused(c, err)
 	}
 	return c.redirect("/exams")
+}
+
+// refusal is how a form shows err above it, as the error page would:
+// the status, the catalogue key and the detail in the page's language;
+// ok is false for what is no refusal of the form's fields (the caller
+// may not, nothing there, a store's trouble): the error page shows it.
+func (c *ctx) refusal(err error) (status int, key, detail string, ok bool) {
+	var pe *pageError
+	if errors.As(err, &pe) {
+		status, key, detail = pe.status, pe.key, pe.field
+		if c.lang == "zh" {
+			detail = fieldDetail(c.lang, pe.field)
+		}
+	} else {
+		var code, msg string
+		status, code, msg = classifyFor(err)
+		key, detail = "err."+code, errorDetail(c.lang, err, msg)
+		if _, known := catalogues["en"][key]; !known {
+			key = "err.generic"
+		}
+	}
+	ok = status < 500 && status != http.StatusUnauthorized && status != http.StatusForbidden && status != http.StatusNotFound
+	return status, key, detail, ok
+}
+
+// scheduleForm are the new-schedule form's fields.
+var scheduleForm = []string{"id", "target_rank", "cron", "session_length", "registration_opens", "games", "wins", "needs_approval"}
+
+// scheduleRefused shows the exams page with the refused new-schedule
+// form: the reason (as the error page would say it) above it and every
+// field as the admin typed it, so one bad field (a cron, a number) does
+// not cost the other seven. A store's trouble is the error page.
+func (s *Server) scheduleRefused(c *ctx, err error) error {
+	status, key, detail, ok := c.refusal(err)
+	if !ok {
+		return err
+	}
+	d, derr := s.examsData(c)
+	if derr != nil {
+		return derr
+	}
+	c.back = "/exams" // the page of the form, not /admin
+	d.Draft, d.DraftError, d.DraftDetail = map[string]string{}, key, detail
+	for _, k := range scheduleForm {
+		d.Draft[k] = c.r.PostFormValue(k)
+	}
+	c.render(status, "exams", "exams.title", d)
+	return nil
 }
 
 type sessionView struct {

@@ -34,6 +34,18 @@ type graphPoint struct {
 	score     int
 	cause     string
 	certified string
+	// day is the day a series' point stands for (YYYY-MM-DD), its label
+	// on the axis: a point placed at the end of its day (the first
+	// instant of the next) would read as the next day.
+	day string
+}
+
+// dayOf is the day the axis shows for p, in the page's zone loc.
+func dayOf(p graphPoint, loc *time.Location) string {
+	if p.day != "" {
+		return p.day
+	}
+	return p.at.In(loc).Format("2006-01-02")
 }
 
 // sortPoints puts points in time order (marks after the day's point).
@@ -43,8 +55,9 @@ func sortPoints(pts []graphPoint) []graphPoint {
 }
 
 // drawGraph draws points in time order: the score line over the rank
-// bands, shaded and labelled, with the marks.
-func drawGraph(lang string, pts []graphPoint) graph {
+// bands, shaded and labelled, with the marks; its days are those of the
+// page's zone loc (a school's, the viewer's), as the rest of the page.
+func drawGraph(lang string, loc *time.Location, pts []graphPoint) graph {
 	if len(pts) == 0 {
 		pts = []graphPoint{{}}
 	}
@@ -105,7 +118,7 @@ func drawGraph(lang string, pts []graphPoint) graph {
 	for i, p := range pts {
 		switch p.cause {
 		case rating.CauseExam, rating.CausePlacement, rating.CauseRevocation, rating.CauseAdjustment:
-			title := tr(lang, "cause."+p.cause) + " " + p.at.UTC().Format("2006-01-02")
+			title := tr(lang, "cause."+p.cause) + " " + p.at.In(loc).Format("2006-01-02")
 			if p.certified != "" {
 				title += " → " + rankText(lang, p.certified)
 			}
@@ -119,8 +132,8 @@ func drawGraph(lang string, pts []graphPoint) graph {
 		}
 	}
 	if !first.IsZero() {
-		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="13" fill="#333">%s</text>`, graphLeft, graphH-8, first.UTC().Format("2006-01-02"))
-		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="13" text-anchor="end" fill="#333">%s</text>`, graphW-graphRight, graphH-8, last.UTC().Format("2006-01-02"))
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="13" fill="#333">%s</text>`, graphLeft, graphH-8, dayOf(pts[0], loc))
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="13" text-anchor="end" fill="#333">%s</text>`, graphW-graphRight, graphH-8, dayOf(pts[len(pts)-1], loc))
 	}
 	b.WriteString(`</svg>`)
 	return graph{SVG: template.HTML(b.String()), Points: len(pts) - 1} // every text above is escaped

@@ -26,12 +26,22 @@ type playData struct {
 	Detail    string
 	Pending   string // the caller's unfinished game, if any
 	Cancelled bool
+	// Chosen is what the form has selected: the defaults, or what the
+	// caller sent when the form comes back refused.
+	Chosen playChoice
+}
+
+// playChoice is a play form's selection, as the form sends it.
+type playChoice struct {
+	Size                  int
+	Time, Rules, Min, Max string
 }
 
 func (s *Server) playForm() playData {
 	times := games.PresetNames()
 	slices.Sort(times)
-	return playData{Sizes: matchmaking.BoardSizes, Times: times, Rules: matchmaking.RulesPresets, Ranks: ranks.LadderRanks()}
+	return playData{Sizes: matchmaking.BoardSizes, Times: times, Rules: matchmaking.RulesPresets, Ranks: ranks.LadderRanks(),
+		Chosen: playChoice{Size: 19, Time: "rapid"}}
 }
 
 // waitText is how long a ticket waited and the pairing window it has
@@ -103,6 +113,9 @@ func (s *Server) playPost(c *ctx) error {
 	req.Level = matchmaking.Level{Score: st.Score, Rating: st.Glicko.Rating, RD: st.Glicko.RD}
 	if _, err := s.d.Matchmaking.Enqueue(ctx, req); err != nil {
 		d := s.playForm()
+		// The form comes back with the caller's choices, not the
+		// defaults, so only the refused one needs changing.
+		d.Chosen = playChoice{Size: size, Time: f.Get("time"), Rules: f.Get("rules"), Min: f.Get("min"), Max: f.Get("max")}
 		status, code, msg := classifyFor(err)
 		if status >= 500 {
 			return err

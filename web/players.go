@@ -302,11 +302,11 @@ func (s *Server) historyGraph(c *ctx, name string, since time.Time, entries []ra
 			pts = append(pts, graphPoint{at: e.At, score: e.ScoreAfter, cause: e.Cause, certified: e.CertifiedAfter})
 		}
 		if len(pts) > 0 {
-			return drawGraph(c.lang, pts), nil
+			return drawGraph(c.lang, loc, pts), nil
 		}
 	}
 	for _, p := range ser.Points {
-		pts = append(pts, graphPoint{at: p.End, score: p.Score})
+		pts = append(pts, graphPoint{at: p.End, score: p.Score, day: p.Date})
 	}
 	for _, m := range ser.Marks {
 		switch m.Cause {
@@ -314,7 +314,7 @@ func (s *Server) historyGraph(c *ctx, name string, since time.Time, entries []ra
 			pts = append(pts, graphPoint{at: m.At, score: m.ScoreAfter, cause: m.Cause, certified: m.CertifiedAfter})
 		}
 	}
-	return drawGraph(c.lang, sortPoints(pts)), nil
+	return drawGraph(c.lang, loc, sortPoints(pts)), nil
 }
 
 // gameRow is a game as a line of a player's list: the opponent, colour,

@@ -63,9 +63,36 @@ func (p *page) CanPlay() bool {
 // CSRF is the token every form repeats.
 func (p *page) CSRF() string { return p.c.csrf }
 
-// Path is the request's path and query (the language switch comes back
-// to it).
-func (p *page) Path() string { return p.c.r.URL.RequestURI() }
+// Path is where the language switch comes back to: the request's path
+// and query for a page read (GET); for a form's answer (a refusal shown
+// at a POST's address, /account/name) the page it was sent from, since
+// that address read with GET is no page (it was a 404 page).
+func (p *page) Path() string {
+	c := p.c
+	switch {
+	case c.back != "":
+		return c.back
+	case c.r.Method == http.MethodGet || c.r.Method == http.MethodHead:
+		return c.r.URL.RequestURI()
+	}
+	return c.s.pageOf(c.r.URL.Path)
+}
+
+// pageOf is the nearest page at or above path (a form's address): the
+// path with its last segments taken off until a GET route other than
+// the catch-all answers it.
+func (s *Server) pageOf(path string) string {
+	for path != "" && path != "/" {
+		r, err := http.NewRequest(http.MethodGet, path, nil)
+		if err == nil {
+			if _, pattern := s.mux.Handler(r); pattern != "" && pattern != "GET /" {
+				return path
+			}
+		}
+		path = path[:strings.LastIndexByte(path, '/')]
+	}
+	return "/"
+}
 
 // Rank writes a rank in the page's language: 5k / 3d / 9p in English,
 // 5级 / 3段 / 职业九段 in Chinese. It takes a ranks.Rank or its text,

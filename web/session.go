@@ -42,6 +42,7 @@ type ctx struct {
 	secret string // the session token
 	csrf   string
 	loc    *time.Location // the page's time zone when not the viewer's (a school's)
+	back   string         // where the language switch returns when not the request's page ("" for it)
 }
 
 func randomToken() string {

@@ -62,6 +62,9 @@ type classData struct {
 	Zone     *time.Location
 	NewStuds []schools.NewStudent
 	Notice   string
+	// A refused managed-accounts form: the error's catalogue key, its
+	// detail, and the names as typed, given back in the form.
+	Error, Detail, Names string
 }
 
 // tableQueryOf reads sort (a column, "-" first for descending) and the
@@ -103,6 +106,24 @@ func (s *Server) classData(c *ctx) (classData, error) {
 		d.Zone, c.loc = loc, loc
 	}
 	base := "/classes/" + url.PathEscape(id)
+	// The sort links and the CSV keep the address's period (from, to,
+	// since): sorting, or downloading, the table shown, not the default
+	// period's.
+	link := func(path, sort string) string {
+		v := url.Values{}
+		for _, k := range []string{"from", "to", "since"} {
+			if x := c.r.URL.Query().Get(k); x != "" {
+				v.Set(k, x)
+			}
+		}
+		if sort != "" {
+			v.Set("sort", sort)
+		}
+		if len(v) == 0 {
+			return path
+		}
+		return path + "?" + v.Encode()
+	}
 	for _, col := range classColumns {
 		cl := column{Key: col.Key, Sort: col.Sort, Active: t.Sort == col.Sort && col.Key != "col.school_rank"}
 		next := col.Sort
@@ -110,13 +131,10 @@ func (s *Server) classData(c *ctx) (classData, error) {
 			next = "-" + col.Sort
 		}
 		cl.Desc = cl.Active && t.Desc
-		cl.Link = base + "?sort=" + url.QueryEscape(next)
+		cl.Link = link(base, next)
 		d.Columns = append(d.Columns, cl)
 	}
-	d.CSV = base + "/table.csv"
-	if d.Sort != "" {
-		d.CSV += "?sort=" + url.QueryEscape(d.Sort)
-	}
+	d.CSV = link(base+"/table.csv", d.Sort)
 	return d, nil
 }
 
@@ -157,7 +175,24 @@ func (s *Server) classAddManaged(c *ctx) error {
 	}
 	_, added, err := s.d.Schools.AddManaged(c.r.Context(), c.user, id, names)
 	if err != nil {
-		return err
+		// A refused list (a name too long, two the same) comes back in
+		// the class page's form with the reason, so the teacher mends
+		// one line instead of typing the class again; a class not
+		// theirs, or a store's trouble, is the error page.
+		status, code, msg := classifyFor(err)
+		if status >= 500 || status == http.StatusForbidden || status == http.StatusNotFound {
+			return err
+		}
+		d, derr := s.classData(c)
+		if derr != nil {
+			return derr
+		}
+		d.Names, d.Error, d.Detail = c.r.PostFormValue("names"), "err."+code, errorDetail(c.lang, err, msg)
+		if _, ok := catalogues["en"][d.Error]; !ok {
+			d.Error = "err.generic"
+		}
+		c.render(status, "class", "class.title", d)
+		return nil
 	}
 	d, err := s.classData(c)
 	if err != nil {
@@ -194,12 +229,20 @@ func (s *Server) studentPage(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	d := studentData{Class: v, Username: name, Zone: time.UTC, Scale: p.Scale, Nominated: qv.Get("nominated")}
+	d := studentData{Class: v, Username: name, Zone: time.UTC, Scale: p.Scale}
 	if m, ok := v.Member(strings.ToLower(name)); ok && !m.Consented() {
 		d.Followed = true
 	}
 	if d.Schedules, err = s.d.Exams.Schedules(ctx); err != nil {
 		return err
+	}
+	// The nomination's notice names the exam as the form does (1段
+	// 升段赛 (weekly-1d)), not by its id alone; an id the address
+	// carries that is no schedule's shows no notice, not the link's text.
+	for _, sch := range d.Schedules {
+		if id := qv.Get("nominated"); id != "" && sch.ID == id {
+			d.Nominated = tr(c.lang, "exams.target", rankText(c.lang, sch.Target)) + " (" + id + ")"
+		}
 	}
 	if loc, err := time.LoadLocation(p.TimeZone); err == nil {
 		d.Zone, c.loc = loc, loc
@@ -209,14 +252,14 @@ func (s *Server) studentPage(c *ctx) error {
 		var pts []graphPoint
 		for _, pt := range d.Series.Points {
 			at, _ := time.ParseInLocation(schools.DateLayout, pt.Date, d.Zone)
-			pts = append(pts, graphPoint{at: at, score: pt.Score})
+			pts = append(pts, graphPoint{at: at, score: pt.Score, day: pt.Date})
 		}
 		for _, ch := range d.Series.Changes {
 			if ch.Cause == "exam" || ch.Cause == "placement" || ch.Cause == "revocation" {
 				pts = append(pts, graphPoint{at: ch.At, score: ch.ScoreAfter, cause: ch.Cause, certified: ch.CertifiedAfter})
 			}
 		}
-		d.Graph = drawGraph(c.lang, sortPoints(pts))
+		d.Graph = drawGraph(c.lang, d.Zone, sortPoints(pts))
 	}
 	c.render(http.StatusOK, "student", "student.title", d)
 	return nil
