@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/weiqi-platform/rank/internal/csvsafe"
 	"github.com/weiqi-platform/rank/ranks"
 	"github.com/weiqi-platform/rank/rating"
 )
@@ -131,19 +132,19 @@ func WriteTableCSV(w io.Writer, t Table, lang string) error {
 		if r.Managed {
 			managed = tx("yes")
 		}
-		rec := []string{r.Username, r.Name, managed, stamp(r.Joined, loc), strconv.Itoa(r.Score), rankText(lang, r.Rank),
+		rec := []string{csvsafe.Cell(r.Username), csvsafe.Cell(r.Name), managed, stamp(r.Joined, loc), strconv.Itoa(r.Score), rankText(lang, r.Rank),
 			rankText(lang, r.Shown), rankText(lang, r.Certified), strconv.FormatFloat(r.Rating, 'f', 1, 64),
 			strconv.FormatFloat(r.RD, 'f', 1, 64), strconv.Itoa(r.Games),
 			strconv.Itoa(r.Week.Games), strconv.Itoa(r.Week.Wins), strconv.Itoa(r.Month.Games), strconv.Itoa(r.Month.Wins),
 			strconv.Itoa(r.Period.Games), strconv.Itoa(r.Period.Wins),
 			strconv.Itoa(r.ScoreThen), rankText(lang, r.RankThen), strconv.FormatInt(int64(r.Change), 10)}
 		if g := r.LastGame; g != nil {
-			rec = append(rec, stamp(g.At, loc), g.Opponent, tx(g.Result))
+			rec = append(rec, stamp(g.At, loc), csvsafe.Cell(g.Opponent), tx(g.Result))
 		} else {
 			rec = append(rec, "", "", "")
 		}
 		if g := r.Registration; g != nil {
-			rec = append(rec, g.ScheduleID+" "+stamp(g.SessionAt, loc))
+			rec = append(rec, csvsafe.Cell(g.ScheduleID+" "+stamp(g.SessionAt, loc)))
 		} else {
 			rec = append(rec, "")
 		}
@@ -153,7 +154,7 @@ func WriteTableCSV(w io.Writer, t Table, lang string) error {
 			rec = append(rec, "")
 		}
 		if t.ClassID == "" {
-			rec = append(rec, strings.Join(r.Classes, " "))
+			rec = append(rec, csvsafe.Cell(strings.Join(r.Classes, " ")))
 		}
 		if err := cw.Write(rec); err != nil {
 			return err
@@ -185,7 +186,7 @@ func WriteProgressCSV(w io.Writer, p Progress, lang string) error {
 	}
 	for _, s := range p.Series {
 		for _, pt := range s.Points {
-			if err := cw.Write([]string{pt.Date, s.Username, s.Name, strconv.Itoa(pt.Score), rankText(lang, pt.Rank),
+			if err := cw.Write([]string{pt.Date, csvsafe.Cell(s.Username), csvsafe.Cell(s.Name), strconv.Itoa(pt.Score), rankText(lang, pt.Rank),
 				rankText(lang, pt.Shown), strconv.Itoa(pt.Games)}); err != nil {
 				return err
 			}
@@ -206,7 +207,7 @@ func WriteNewStudentsCSV(w io.Writer, students []NewStudent, lang string) error 
 		return err
 	}
 	for _, s := range students {
-		if err := cw.Write([]string{s.Name, s.Username, s.Password}); err != nil {
+		if err := cw.Write([]string{csvsafe.Cell(s.Name), s.Username, s.Password}); err != nil {
 			return err
 		}
 	}

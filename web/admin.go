@@ -14,6 +14,7 @@ import (
 
 	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/intake"
+	"github.com/weiqi-platform/rank/internal/csvsafe"
 	"github.com/weiqi-platform/rank/jobs"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/rating"
@@ -279,19 +280,11 @@ func (s *Server) adminAuditCSV(c *ctx) error {
 		return rankText(c.lang, r)
 	}
 	for _, e := range es {
-		_ = w.Write([]string{e.At.UTC().Format(time.RFC3339), csvSafe(e.Username), strconv.FormatInt(e.Seq, 10), termText(c.lang, "cause.", e.Cause), csvSafe(e.CauseID), csvSafe(e.Actor), csvSafe(e.Opponent),
-			strconv.Itoa(e.ScoreBefore), strconv.Itoa(e.ScoreAfter), rank(e.RankBefore), rank(e.RankAfter), strconv.Itoa(e.Delta), rank(e.CertifiedBefore), rank(e.CertifiedAfter), csvSafe(e.Reason)})
+		_ = w.Write([]string{e.At.UTC().Format(time.RFC3339), csvsafe.Cell(e.Username), strconv.FormatInt(e.Seq, 10), termText(c.lang, "cause.", e.Cause), csvsafe.Cell(e.CauseID), csvsafe.Cell(e.Actor), csvsafe.Cell(e.Opponent),
+			strconv.Itoa(e.ScoreBefore), strconv.Itoa(e.ScoreAfter), rank(e.RankBefore), rank(e.RankAfter), strconv.Itoa(e.Delta), rank(e.CertifiedBefore), rank(e.CertifiedAfter), csvsafe.Cell(e.Reason)})
 	}
 	w.Flush()
 	return w.Error()
-}
-
-// csvSafe keeps a spreadsheet from reading a cell as a formula.
-func csvSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }
 
 type promotionRow struct {
