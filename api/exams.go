@@ -147,9 +147,13 @@ func (s *Server) registerForExam(c *gin.Context) {
 	caller, _ := principalOf(c)
 	req := exams.RegisterRequest{ScheduleID: c.Param("id"), Player: caller.Username, Role: in.Role}
 	if in.Player != "" {
-		name, err := s.deps.Players.Playable(ctx, in.Player)
+		asked, err := bodyUsername("player", in.Player)
+		var name string
+		if err == nil {
+			name, err = s.deps.Players.Playable(ctx, asked)
+		}
 		if errors.Is(err, players.ErrNotFound) || errors.Is(err, players.ErrCannotPlay) {
-			err = &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no player " + in.Player, Details: map[string]any{"field": "player"}}
+			err = &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no player " + asked, Details: map[string]any{"field": "player"}}
 		}
 		if err != nil {
 			s.fail(c, err)

@@ -391,10 +391,15 @@ func (s *Server) linkPlayer(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	name, err := bodyUsername("username", in.Username)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
 	by, _ := principalOf(c)
-	l, err := s.deps.Players.LinkPlayer(c.Request.Context(), by.Username, c.Param("external_id"), in.Username)
+	l, err := s.deps.Players.LinkPlayer(c.Request.Context(), by.Username, c.Param("external_id"), name)
 	if errors.Is(err, players.ErrNotFound) || errors.Is(err, players.ErrCannotPlay) {
-		err = &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no player " + in.Username, Details: map[string]any{"field": "username"}}
+		err = &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no player " + name, Details: map[string]any{"field": "username"}}
 	}
 	if err != nil {
 		s.fail(c, err)

@@ -20,3 +20,36 @@ func TestAuditRangeEndsAfterItStarts(t *testing.T) {
 		w.expect(req{method: "GET", path: path + "?from=2026-02-01T00:00:00Z&to=2026-03-02T00:00:00Z", token: w.admin}, 200, "")
 	}
 }
+
+// TestUsernamesInBodiesAreCheckedFirst: a body's username that is empty
+// or not a username at all is refused naming the field (400
+// missing_field, 422 invalid_field), not looked up and answered 404 "no
+// player <the whole text>".
+func TestUsernamesInBodiesAreCheckedFirst(t *testing.T) {
+	w := newAdminWorld(t)
+	big := strings.Repeat("x", 100_000)
+	for _, tc := range []struct {
+		name   string
+		r      req
+		field  string
+		status int
+		code   string
+	}{
+		{"link, empty", req{method: "PUT", path: "/api/v1/server/players/ext-1", token: w.server, body: map[string]any{"username": ""}}, "username", 400, "missing_field"},
+		{"link, no field", req{method: "PUT", path: "/api/v1/server/players/ext-1", token: w.server, body: map[string]any{}}, "username", 400, "missing_field"},
+		{"link, huge", req{method: "PUT", path: "/api/v1/server/players/ext-1", token: w.server, body: map[string]any{"username": big}}, "username", 422, "invalid_field"},
+		{"link, not a username", req{method: "PUT", path: "/api/v1/server/players/ext-1", token: w.server, body: map[string]any{"username": "bob smith"}}, "username", 422, "invalid_field"},
+		{"nomination, huge", req{method: "POST", path: "/api/v1/exams/x/registrations", token: w.bob, body: map[string]any{"player": big}}, "player", 422, "invalid_field"},
+	} {
+		out := w.expect(tc.r, tc.status, tc.code)
+		if out.errDetails()["field"] != tc.field || len(out.Body) > 1000 {
+			t.Errorf("%s: %.300s", tc.name, out.Body)
+		}
+	}
+	// A well-formed name of no one is still 404, naming it.
+	out := w.expect(req{method: "PUT", path: "/api/v1/server/players/ext-1", token: w.server, body: map[string]any{"username": "Nobody"}}, 404, "not_found")
+	if !strings.Contains(string(out.Body), "no player nobody") {
+		t.Errorf("unknown player: %s", out.Body)
+	}
+	w.expect(req{method: "PUT", path: "/api/v1/server/players/ext-1", token: w.server, body: map[string]any{"username": "Alice"}}, 200, "")
+}
