@@ -53,3 +53,23 @@ func TestUsernamesInBodiesAreCheckedFirst(t *testing.T) {
 	}
 	w.expect(req{method: "PUT", path: "/api/v1/server/players/ext-1", token: w.server, body: map[string]any{"username": "Alice"}}, 200, "")
 }
+
+// TestSchoolNamesRefuseInvisibleCharacters: a school, class or child's
+// name holding a format character (a direction override, a zero-width
+// space) or a C1 control is refused naming the field; such a name shows
+// as nothing, or turns around the text after it in every table and CSV.
+func TestSchoolNamesRefuseInvisibleCharacters(t *testing.T) {
+	w := newSchoolWorld(t)
+	for _, name := range []string{"a\u202eb", "\u200b", "x\u2066y", "a\u009bb"} {
+		out := w.expect(req{method: "POST", path: "/api/v1/schools/a/classes", token: w.tt, body: map[string]any{"name": name}}, 400, "invalid_field")
+		if out.errDetails()["field"] != "name" {
+			t.Errorf("class %q: %s", name, out.Body)
+		}
+		w.expect(req{method: "PATCH", path: "/api/v1/schools/a", token: w.ta, body: map[string]any{"name": name}}, 400, "invalid_field")
+		out = w.expect(req{method: "POST", path: "/api/v1/classes/" + w.classA + "/managed-students", token: w.tt, body: map[string]any{"names": []string{name}}}, 422, "invalid_entries")
+		if out.errDetails()["field"] != "names" {
+			t.Errorf("child %q: %s", name, out.Body)
+		}
+	}
+	w.expect(req{method: "POST", path: "/api/v1/schools/a/classes", token: w.tt, body: map[string]any{"name": "中级班 B"}}, 201, "")
+}
