@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"net/http"
 	"regexp"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -141,6 +143,17 @@ func (s *Server) registerForExam(c *gin.Context) {
 	var in registrationIn
 	if err := decodeJSON(c, &in); err != nil {
 		s.fail(c, err)
+		return
+	}
+	// The role is checked before anything else: the service checks it
+	// only after the schedule's window, so a bad role was answered
+	// "registration not open" most of the week, and echoed whole.
+	if in.Role != "" && in.Role != exams.RoleCandidate && in.Role != exams.RoleExaminer {
+		got := strconv.Quote(in.Role)
+		if len(in.Role) > 32 {
+			got = fmt.Sprintf("a text of %d bytes", len(in.Role))
+		}
+		s.fail(c, &exams.RefusalError{Code: exams.RefuseRole, Reason: "role must be " + exams.RoleCandidate + " or " + exams.RoleExaminer + ", not " + got})
 		return
 	}
 	ctx := c.Request.Context()

@@ -73,3 +73,22 @@ func TestSchoolNamesRefuseInvisibleCharacters(t *testing.T) {
 	}
 	w.expect(req{method: "POST", path: "/api/v1/schools/a/classes", token: w.tt, body: map[string]any{"name": "中级班 B"}}, 201, "")
 }
+
+// TestExamRoleCheckedFirst: a registration's unknown role is refused
+// with reason_code bad_role whatever the schedule's window, not answered
+// "registration not open", and a huge one is not echoed back.
+func TestExamRoleCheckedFirst(t *testing.T) {
+	w := newExamWorld(t, false) // the clock is before the window opens
+	p := "/api/v1/exams/" + w.schedule + "/registrations"
+	for _, role := range []string{"judge", strings.Repeat("x", 100_000)} {
+		out := w.expect(req{method: "POST", path: p, token: w.tok["ann"], body: map[string]any{"role": role}}, 422, "not_eligible")
+		if out.errDetails()["reason_code"] != "bad_role" || !strings.Contains(string(out.Body), "role must be candidate or examiner") || len(out.Body) > 1000 {
+			t.Errorf("role %.20q: %.300s", role, out.Body)
+		}
+	}
+	// A good role still meets the window.
+	out := w.expect(req{method: "POST", path: p, token: w.tok["ann"], body: map[string]any{"role": "examiner"}}, 422, "not_eligible")
+	if out.errDetails()["reason_code"] != "registration_not_open" {
+		t.Errorf("examiner before the window: %s", out.Body)
+	}
+}
