@@ -92,3 +92,16 @@ func TestExamRoleCheckedFirst(t *testing.T) {
 		t.Errorf("examiner before the window: %s", out.Body)
 	}
 }
+
+// TestMoveBoundsToClass: a to_class longer than any class id is refused
+// naming the field and the limit, not looked up and echoed whole.
+func TestMoveBoundsToClass(t *testing.T) {
+	w := newSchoolWorld(t)
+	out := w.expect(req{method: "POST", path: "/api/v1/classes/" + w.classA + "/students/stu-a/move", token: w.tt,
+		body: map[string]any{"to_class": strings.Repeat("x", 100_000)}}, 400, "invalid_field")
+	if out.errDetails()["field"] != "to_class" || !strings.Contains(string(out.Body), "256") || len(out.Body) > 1000 {
+		t.Errorf("huge to_class: %.300s", out.Body)
+	}
+	w.expect(req{method: "POST", path: "/api/v1/classes/" + w.classA + "/students/stu-a/move", token: w.tt,
+		body: map[string]any{"to_class": "nope"}}, 400, "invalid_field")
+}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -893,6 +894,12 @@ func (s *Server) moveStudent(c *gin.Context) {
 	}
 	if err := requireFields("to_class", in.ToClass); err != nil {
 		s.fail(c, err)
+		return
+	}
+	// A class id, bounded as one in the path is (checkParams): a longer
+	// text was looked up and echoed whole in "no class ...".
+	if len(in.ToClass) > MaxPathParam {
+		s.fail(c, &schools.FieldError{Field: "to_class", Reason: fmt.Sprintf("is %d bytes, longer than a class id can be (%d)", len(in.ToClass), MaxPathParam)})
 		return
 	}
 	by, _ := principalOf(c)
