@@ -105,3 +105,31 @@ func TestMoveBoundsToClass(t *testing.T) {
 	w.expect(req{method: "POST", path: "/api/v1/classes/" + w.classA + "/students/stu-a/move", token: w.tt,
 		body: map[string]any{"to_class": "nope"}}, 400, "invalid_field")
 }
+
+// TestMoveShowsOnlyWhatTheCallerMaySee: a teacher of the class a
+// student leaves may move them to another class of the school they do
+// not teach, but the answer must not hand them that class's invite code
+// or its other students (a teacher sees only their own classes).
+func TestMoveShowsOnlyWhatTheCallerMaySee(t *testing.T) {
+	w := newSchoolWorld(t)
+	// The head teacher's class A2, which tt does not teach, with a student.
+	out := w.expect(req{method: "POST", path: "/api/v1/schools/a/classes", token: w.ta, body: map[string]any{"name": "A2"}}, 201, "")
+	a2, code := out.JSON["id"].(string), out.JSON["invite_code"].(string)
+	w.tok["stu-d"] = w.register("stu-d")
+	w.expect(req{method: "POST", path: "/api/v1/classes/join", token: w.tok["stu-d"], body: map[string]any{"code": code}}, 201, "")
+	w.expect(req{method: "GET", path: "/api/v1/classes/" + a2, token: w.tt}, 403, "not_yours")
+
+	out = w.expect(req{method: "POST", path: "/api/v1/classes/" + w.classA + "/students/stu-a/move", token: w.tt, body: map[string]any{"to_class": a2}}, 200, "")
+	to := out.JSON["to"].(map[string]any)
+	if to["id"] != a2 || to["invite_code"] != nil || to["code_expires_at"] != nil || strings.Contains(string(out.Body), "stu-d") || strings.Contains(string(out.Body), code) {
+		t.Errorf("tt sees of A2 more than the move: %s", out.Body)
+	}
+	if st := to["students"].([]any); len(st) != 1 || st[0].(map[string]any)["username"] != "stu-a" {
+		t.Errorf("to.students: %v, want the moved student only", st)
+	}
+	// The head teacher, who teaches both, sees A2 whole.
+	out = w.expect(req{method: "POST", path: "/api/v1/classes/" + a2 + "/students/stu-a/move", token: w.ta, body: map[string]any{"to_class": w.classA}}, 200, "")
+	if out.JSON["from"].(map[string]any)["invite_code"] != code || !strings.Contains(string(out.Body), "stu-d") {
+		t.Errorf("ta's answer: %s", out.Body)
+	}
+}

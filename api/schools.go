@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -903,12 +904,27 @@ func (s *Server) moveStudent(c *gin.Context) {
 		return
 	}
 	by, _ := principalOf(c)
-	from, to, err := s.deps.Schools.Move(c.Request.Context(), by, c.Param("id"), c.Param("username"), in.ToClass)
+	ctx := c.Request.Context()
+	from, to, err := s.deps.Schools.Move(ctx, by, c.Param("id"), c.Param("username"), in.ToClass)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, movedJSON{From: toClassJSON(from), To: toClassJSON(to)})
+	// A teacher of the class left may move to any class of the school,
+	// one they need not teach: that one is shown only as far as the
+	// caller may see it (not its code nor its other students).
+	sch, _, err := s.deps.Schools.School(ctx, by, to.SchoolID)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	out := movedJSON{From: toClassJSON(from), To: toClassJSON(to)}
+	if schools.ClassAccess(by, sch, to) < schools.AccessTeacher {
+		out.To.InviteCode, out.To.CodeExpiresAt = "", nil
+		moved := strings.ToLower(c.Param("username"))
+		out.To.Students = slices.DeleteFunc(out.To.Students, func(m memberJSON) bool { return m.Username != moved })
+	}
+	c.JSON(http.StatusOK, out)
 }
 
 type passwordJSON struct {
