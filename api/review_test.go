@@ -133,3 +133,36 @@ func TestMoveShowsOnlyWhatTheCallerMaySee(t *testing.T) {
 		t.Errorf("ta's answer: %s", out.Body)
 	}
 }
+
+// TestCreateClassIsIdempotent: a class create retried with the same
+// Idempotency-Key makes one class and answers it again; the key reused
+// for another class is 409 idempotency_key_reused; another caller's same
+// key is theirs.
+func TestCreateClassIsIdempotent(t *testing.T) {
+	w := newSchoolWorld(t)
+	create := func(tok, key, name string, status int, code string) *resp {
+		return w.expect(req{method: "POST", path: "/api/v1/schools/a/classes", token: tok, body: map[string]any{"name": name, "capacity": 10},
+			header: map[string]string{"Idempotency-Key": key}}, status, code)
+	}
+	first := create(w.tt, "k-1", "周六班", 201, "")
+	again := create(w.tt, "k-1", "周六班", 201, "")
+	if first.JSON["id"] != again.JSON["id"] || first.JSON["invite_code"] != again.JSON["invite_code"] {
+		t.Fatalf("retry made another class: %s\n%s", first.Body, again.Body)
+	}
+	out := w.expect(req{method: "GET", path: "/api/v1/schools/a/classes", token: w.ta}, 200, "")
+	n := 0
+	for _, it := range out.JSON["items"].([]any) {
+		if it.(map[string]any)["name"] == "周六班" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d classes named 周六班 after a retry, want 1", n)
+	}
+	create(w.tt, "k-1", "周日班", 409, "idempotency_key_reused")
+	if other := create(w.ta, "k-1", "周六班", 201, ""); other.JSON["id"] == first.JSON["id"] {
+		t.Errorf("another teacher's key gave the same class")
+	}
+	w.expect(req{method: "POST", path: "/api/v1/schools/a/classes", token: w.tt, body: map[string]any{"name": "x"},
+		header: map[string]string{"Idempotency-Key": "a b"}}, 400, "invalid_parameter")
+}

@@ -313,13 +313,18 @@ type classIn struct {
 }
 
 func (s *Server) createClass(c *gin.Context) {
+	key, err := idempotencyKey(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
 	var in classIn
 	if err := decodeJSON(c, &in); err != nil {
 		s.fail(c, err)
 		return
 	}
 	by, _ := principalOf(c)
-	d := schools.ClassDraft{Name: in.Name, Capacity: in.Capacity, EndsOn: in.EndsOn, CoTeachers: in.CoTeachers}
+	d := schools.ClassDraft{Name: in.Name, Capacity: in.Capacity, EndsOn: in.EndsOn, CoTeachers: in.CoTeachers, Key: key}
 	if in.CodeExpiresAt != nil {
 		d.CodeExpires = *in.CodeExpiresAt
 	}
