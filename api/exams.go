@@ -15,6 +15,7 @@ import (
 
 	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/players"
+	"github.com/weiqi-platform/rank/rating"
 )
 
 // playRoles are the accounts that may play (and so register for exams
@@ -377,7 +378,10 @@ func readReason(c *gin.Context, v any, reason *string) error {
 	if err := decodeJSON(c, v); err != nil {
 		return err
 	}
-	return requireFields("reason", trimmed(*reason))
+	if rating.Blank(*reason) { // spaces or only invisible characters: no reason
+		return requireFields("reason", "")
+	}
+	return nil
 }
 
 func (s *Server) decidePromotion(approve bool) gin.HandlerFunc {

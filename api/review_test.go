@@ -166,3 +166,19 @@ func TestCreateClassIsIdempotent(t *testing.T) {
 	w.expect(req{method: "POST", path: "/api/v1/schools/a/classes", token: w.tt, body: map[string]any{"name": "x"},
 		header: map[string]string{"Idempotency-Key": "a b"}}, 400, "invalid_parameter")
 }
+
+// TestInvisibleReasonIsNoReason: an admin's change needs a reason; one of
+// only invisible characters (U+200B, U+FEFF) is none, refused as missing
+// like spaces are, and nothing is changed.
+func TestInvisibleReasonIsNoReason(t *testing.T) {
+	w := newAdminWorld(t)
+	for _, reason := range []string{"\u200b", " \ufeff\u2060 "} {
+		w.post("/api/v1/admin/players/bob/adjust", map[string]any{"delta": 5, "reason": reason}, "", 400, "missing_field")
+		w.post("/api/v1/admin/players/bob/certified-rank", map[string]any{"rank": "3k", "reason": reason}, "", 400, "missing_field")
+		w.post("/api/v1/admin/games/"+w.gameID+"/annul", map[string]any{"reason": reason}, "", 400, "missing_field")
+	}
+	if n := len(w.expect(req{method: "GET", path: "/api/v1/players/bob/audit", token: w.admin}, 200, "").JSON["items"].([]any)); n != 1 {
+		t.Errorf("bob's trail has %d entries, want the game's 1", n)
+	}
+	w.post("/api/v1/admin/players/bob/adjust", map[string]any{"delta": 5, "reason": "补录 \u200b"}, "", 200, "")
+}
