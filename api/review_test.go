@@ -182,3 +182,17 @@ func TestInvisibleReasonIsNoReason(t *testing.T) {
 	}
 	w.post("/api/v1/admin/players/bob/adjust", map[string]any{"delta": 5, "reason": "补录 \u200b"}, "", 200, "")
 }
+
+// TestFlagListParameters: the review queue's ?status= and ?kind= are
+// query parameters: a bad one is 400 invalid_parameter naming it, as on
+// every other list, not a 422 about a body field.
+func TestFlagListParameters(t *testing.T) {
+	w := newAdminWorld(t)
+	for _, q := range []string{"status", "kind"} {
+		out := w.expect(req{method: "GET", path: "/api/v1/admin/flags?" + q + "=bogus", token: w.admin}, 400, "invalid_parameter")
+		if out.errDetails()["parameter"] != q || !strings.Contains(string(out.Body), `\"bogus\"`) {
+			t.Errorf("%s=bogus: %s", q, out.Body)
+		}
+	}
+	w.expect(req{method: "GET", path: "/api/v1/admin/flags?status=open&kind=farming", token: w.admin}, 200, "")
+}
