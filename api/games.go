@@ -7,6 +7,7 @@ import (
 	"math"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -352,6 +353,12 @@ func (s *Server) listFlaggedGames(c *gin.Context) {
 		return
 	}
 	flag := c.DefaultQuery("flag", intake.FlagCountUnverified)
+	// A query parameter, checked here: the service's refusal is a field
+	// of a game record (422 "invalid record: flag"), the wrong words.
+	if !slices.Contains(intake.Flags, flag) {
+		s.fail(c, badParam("flag", "flag must be one of "+joinQuoted(intake.Flags)+", got "+strconv.Quote(flag)))
+		return
+	}
 	var after *intake.FlagCursor
 	if has {
 		after = &cur
