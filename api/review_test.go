@@ -196,3 +196,24 @@ func TestFlagListParameters(t *testing.T) {
 	}
 	w.expect(req{method: "GET", path: "/api/v1/admin/flags?status=open&kind=farming", token: w.admin}, 200, "")
 }
+
+// TestSubmissionIDsRefuseInvisibleCharacters: a source_id (or game_id,
+// black_id, white_id) holding a zero-width or direction character is
+// refused naming the field; such an id looks like another one, so a
+// resubmission under it was a second game.
+func TestSubmissionIDsRefuseInvisibleCharacters(t *testing.T) {
+	e := newGamesEnv(t)
+	for i, id := range []string{"fox/1\u200b", "fox/\u202e1", "\ufefffox/1"} {
+		b := gameBody(randomGame(31, 40, false), id, "alice", "bob")
+		if out := e.submit(b, 422, "invalid_field"); out.errDetails()["field"] != "source_id" {
+			t.Errorf("%d: %s", i, out.Body)
+		}
+	}
+	b := gameBody(randomGame(31, 40, false), "fox/2", "", "bob")
+	delete(b, "black")
+	b["black_id"] = "a\u2066b"
+	if out := e.submit(b, 422, "invalid_field"); out.errDetails()["field"] != "black_id" {
+		t.Errorf("black_id: %s", out.Body)
+	}
+	e.submit(gameBody(randomGame(31, 40, false), "fox/1", "alice", "bob"), 201, "")
+}
