@@ -217,3 +217,15 @@ func TestSubmissionIDsRefuseInvisibleCharacters(t *testing.T) {
 	}
 	e.submit(gameBody(randomGame(31, 40, false), "fox/1", "alice", "bob"), 201, "")
 }
+
+// TestLinkRefusesInvisibleExternalID: a server's player id holding an
+// invisible or direction character is refused naming external_id: games
+// could never name it (black_id and white_id refuse them).
+func TestLinkRefusesInvisibleExternalID(t *testing.T) {
+	w := newAdminWorld(t)
+	out := w.expect(req{method: "PUT", path: "/api/v1/server/players/ext%E2%80%8B1", token: w.server, body: map[string]any{"username": "alice"}}, 422, "invalid_field")
+	if out.errDetails()["field"] != "external_id" {
+		t.Errorf("external_id with U+200B: %s", out.Body)
+	}
+	w.expect(req{method: "PUT", path: "/api/v1/server/players/ext1", token: w.server, body: map[string]any{"username": "alice"}}, 200, "")
+}
