@@ -229,3 +229,15 @@ func TestLinkRefusesInvisibleExternalID(t *testing.T) {
 	}
 	w.expect(req{method: "PUT", path: "/api/v1/server/players/ext1", token: w.server, body: map[string]any{"username": "alice"}}, 200, "")
 }
+
+// TestDecisionReasonRefusalNamesNoSchedule: a promotion decision's
+// too-long reason is refused naming the reason and its limit, not as an
+// "invalid exam schedule".
+func TestDecisionReasonRefusalNamesNoSchedule(t *testing.T) {
+	w := newAdminWorld(t)
+	out := w.post("/api/v1/admin/promotions/eA/approve", map[string]any{"reason": strings.Repeat("r", 900)}, "", 400, "invalid_field")
+	msg := out.JSON["error"].(map[string]any)["message"].(string)
+	if out.errDetails()["field"] != "reason" || strings.Contains(msg, "schedule") || !strings.HasPrefix(msg, "reason: ") || !strings.Contains(msg, "800") {
+		t.Errorf("long reason: %s", out.Body)
+	}
+}
