@@ -94,6 +94,11 @@ func auditQuery(c *gin.Context) (rating.AuditQuery, int, error) {
 			*p.to = t.UTC()
 		}
 	}
+	// The range is [from, to): one that ends at or before its start is a
+	// mistake (swapped dates), not a query whose answer is "nothing".
+	if !q.From.IsZero() && !q.To.IsZero() && !q.To.After(q.From) {
+		return q, 0, badParam("to", "to ("+q.To.Format(time.RFC3339)+") must be after from ("+q.From.Format(time.RFC3339)+")")
+	}
 	return q, limit, nil
 }
 

@@ -198,15 +198,19 @@ var errorTable = []rule{
 
 	// exams (ranks) and check-ins
 	{as: func(err error) bool { var e *exams.ValidationError; return errors.As(err, &e) },
-		status: http.StatusBadRequest, code: "invalid_field", message: "a field of the exam schedule is invalid",
+		status: http.StatusBadRequest, code: "invalid_field", message: "a field is invalid",
 		detail: func(err error) (string, map[string]any) {
 			var e *exams.ValidationError
 			errors.As(err, &e)
 			fields := make([]map[string]any, len(e.Fields))
+			parts := make([]string, len(e.Fields))
 			for i, f := range e.Fields {
 				fields[i] = map[string]any{"field": f.Field, "reason": f.Reason}
+				parts[i] = f.Field + ": " + f.Reason
 			}
-			return strings.TrimPrefix(e.Error(), "ranks: "), map[string]any{"field": e.Fields[0].Field, "reason": e.Fields[0].Reason, "fields": fields}
+			// The fields alone: the error's own text says "invalid exam
+			// schedule" also for an approval's or rejection's reason.
+			return strings.Join(parts, "; "), map[string]any{"field": e.Fields[0].Field, "reason": e.Fields[0].Reason, "fields": fields}
 		}},
 	{as: func(err error) bool { var e *exams.RefusalError; return errors.As(err, &e) },
 		status: http.StatusUnprocessableEntity, code: "not_eligible", message: "the registration is refused",

@@ -4,15 +4,18 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"net/http"
 	"regexp"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/players"
+	"github.com/weiqi-platform/rank/rating"
 )
 
 // playRoles are the accounts that may play (and so register for exams
@@ -143,13 +146,28 @@ func (s *Server) registerForExam(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	// The role is checked before anything else: the service checks it
+	// only after the schedule's window, so a bad role was answered
+	// "registration not open" most of the week, and echoed whole.
+	if in.Role != "" && in.Role != exams.RoleCandidate && in.Role != exams.RoleExaminer {
+		got := strconv.Quote(in.Role)
+		if len(in.Role) > 32 {
+			got = fmt.Sprintf("a text of %d bytes", len(in.Role))
+		}
+		s.fail(c, &exams.RefusalError{Code: exams.RefuseRole, Reason: "role must be " + exams.RoleCandidate + " or " + exams.RoleExaminer + ", not " + got})
+		return
+	}
 	ctx := c.Request.Context()
 	caller, _ := principalOf(c)
 	req := exams.RegisterRequest{ScheduleID: c.Param("id"), Player: caller.Username, Role: in.Role}
 	if in.Player != "" {
-		name, err := s.deps.Players.Playable(ctx, in.Player)
+		asked, err := bodyUsername("player", in.Player)
+		var name string
+		if err == nil {
+			name, err = s.deps.Players.Playable(ctx, asked)
+		}
 		if errors.Is(err, players.ErrNotFound) || errors.Is(err, players.ErrCannotPlay) {
-			err = &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no player " + in.Player, Details: map[string]any{"field": "player"}}
+			err = &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no player " + asked, Details: map[string]any{"field": "player"}}
 		}
 		if err != nil {
 			s.fail(c, err)
@@ -360,7 +378,10 @@ func readReason(c *gin.Context, v any, reason *string) error {
 	if err := decodeJSON(c, v); err != nil {
 		return err
 	}
-	return requireFields("reason", trimmed(*reason))
+	if rating.Blank(*reason) { // spaces or only invisible characters: no reason
+		return requireFields("reason", "")
+	}
+	return nil
 }
 
 func (s *Server) decidePromotion(approve bool) gin.HandlerFunc {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"net/http"
 	"time"
 
@@ -54,6 +55,12 @@ func (s *Server) listFlags(c *gin.Context) {
 		q.After = &cur
 	}
 	items, err := s.deps.Reviews.List(c.Request.Context(), q)
+	// status and kind are query parameters: 400 invalid_parameter like
+	// every list's, not the 422 of a body field (as listAccounts does).
+	var fe *reviews.FieldError
+	if errors.As(err, &fe) {
+		err = badParam(fe.Field, fe.Field+" "+fe.Reason)
+	}
 	if err != nil {
 		s.fail(c, err)
 		return

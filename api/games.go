@@ -7,6 +7,7 @@ import (
 	"math"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -352,6 +353,12 @@ func (s *Server) listFlaggedGames(c *gin.Context) {
 		return
 	}
 	flag := c.DefaultQuery("flag", intake.FlagCountUnverified)
+	// A query parameter, checked here: the service's refusal is a field
+	// of a game record (422 "invalid record: flag"), the wrong words.
+	if !slices.Contains(intake.Flags, flag) {
+		s.fail(c, badParam("flag", "flag must be one of "+joinQuoted(intake.Flags)+", got "+strconv.Quote(flag)))
+		return
+	}
 	var after *intake.FlagCursor
 	if has {
 		after = &cur
@@ -391,10 +398,15 @@ func (s *Server) linkPlayer(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	name, err := bodyUsername("username", in.Username)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
 	by, _ := principalOf(c)
-	l, err := s.deps.Players.LinkPlayer(c.Request.Context(), by.Username, c.Param("external_id"), in.Username)
+	l, err := s.deps.Players.LinkPlayer(c.Request.Context(), by.Username, c.Param("external_id"), name)
 	if errors.Is(err, players.ErrNotFound) || errors.Is(err, players.ErrCannotPlay) {
-		err = &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no player " + in.Username, Details: map[string]any{"field": "username"}}
+		err = &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no player " + name, Details: map[string]any{"field": "username"}}
 	}
 	if err != nil {
 		s.fail(c, err)

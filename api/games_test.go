@@ -389,7 +389,9 @@ func TestCountUnverified(t *testing.T) {
 	if len(list) != 1 || list[0].(map[string]any)["game"].(map[string]any)["id"] != g["id"] {
 		t.Fatalf("flagged games %v, want the one game once", list)
 	}
-	e.expect(req{method: "GET", path: "/api/v1/admin/games?flag=nope", token: e.admin}, 422, "invalid_field")
+	if out := e.expect(req{method: "GET", path: "/api/v1/admin/games?flag=nope", token: e.admin}, 400, "invalid_parameter"); out.errDetails()["parameter"] != "flag" {
+		t.Errorf("unknown flag: %s", out.Body)
+	}
 	e.expect(req{method: "GET", path: "/api/v1/admin/games", token: e.alice}, 403, "forbidden")
 	if got := e.expect(req{method: "GET", path: "/api/v1/games/" + g["id"].(string), token: e.alice}, 200, "").JSON; got["count_unverified"] != true {
 		t.Fatalf("the game does not show it: %v", got)

@@ -87,3 +87,19 @@ func queryUsername(c *gin.Context, name string) (string, error) {
 	}
 	return u, nil
 }
+
+// bodyUsername reads a username a body names in field (its normal form):
+// "" is 400 missing_field, a malformed one 422 invalid_field naming the
+// field, so that what is not a username is never looked up nor echoed
+// back whole in a "no player" answer.
+func bodyUsername(field, v string) (string, error) {
+	if err := requireFields(field, trimmed(v)); err != nil {
+		return "", err
+	}
+	u, err := players.NormalizeUsername(v)
+	var fe *players.FieldError
+	if errors.As(err, &fe) {
+		return "", &players.FieldError{Field: field, Reason: fe.Reason}
+	}
+	return u, err
+}

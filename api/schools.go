@@ -1,7 +1,9 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -311,13 +313,18 @@ type classIn struct {
 }
 
 func (s *Server) createClass(c *gin.Context) {
+	key, err := idempotencyKey(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
 	var in classIn
 	if err := decodeJSON(c, &in); err != nil {
 		s.fail(c, err)
 		return
 	}
 	by, _ := principalOf(c)
-	d := schools.ClassDraft{Name: in.Name, Capacity: in.Capacity, EndsOn: in.EndsOn, CoTeachers: in.CoTeachers}
+	d := schools.ClassDraft{Name: in.Name, Capacity: in.Capacity, EndsOn: in.EndsOn, CoTeachers: in.CoTeachers, Key: key}
 	if in.CodeExpiresAt != nil {
 		d.CodeExpires = *in.CodeExpiresAt
 	}
@@ -895,13 +902,34 @@ func (s *Server) moveStudent(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	// A class id, bounded as one in the path is (checkParams): a longer
+	// text was looked up and echoed whole in "no class ...".
+	if len(in.ToClass) > MaxPathParam {
+		s.fail(c, &schools.FieldError{Field: "to_class", Reason: fmt.Sprintf("is %d bytes, longer than a class id can be (%d)", len(in.ToClass), MaxPathParam)})
+		return
+	}
 	by, _ := principalOf(c)
-	from, to, err := s.deps.Schools.Move(c.Request.Context(), by, c.Param("id"), c.Param("username"), in.ToClass)
+	ctx := c.Request.Context()
+	from, to, err := s.deps.Schools.Move(ctx, by, c.Param("id"), c.Param("username"), in.ToClass)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, movedJSON{From: toClassJSON(from), To: toClassJSON(to)})
+	// A teacher of the class left may move to any class of the school,
+	// one they need not teach: that one is shown only as far as the
+	// caller may see it (not its code nor its other students).
+	sch, _, err := s.deps.Schools.School(ctx, by, to.SchoolID)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	out := movedJSON{From: toClassJSON(from), To: toClassJSON(to)}
+	if schools.ClassAccess(by, sch, to) < schools.AccessTeacher {
+		out.To.InviteCode, out.To.CodeExpiresAt = "", nil
+		moved := strings.ToLower(c.Param("username"))
+		out.To.Students = slices.DeleteFunc(out.To.Students, func(m memberJSON) bool { return m.Username != moved })
+	}
+	c.JSON(http.StatusOK, out)
 }
 
 type passwordJSON struct {

@@ -46,6 +46,11 @@ func checkText(field, s string, max int) error {
 		return invalid(field, "is not UTF-8 text")
 	case strings.IndexFunc(s, unicode.IsControl) >= 0:
 		return invalid(field, "holds a control character")
+	// Invisible format characters make two ids that look the same (a
+	// retry under "fox/1" and "fox/1" + U+200B is two games) and U+202E
+	// turns an id around wherever it is shown.
+	case strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Cf, r) }) >= 0:
+		return invalid(field, "holds an invisible or direction character (such as U+200B or U+202E)")
 	}
 	return nil
 }

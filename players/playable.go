@@ -105,8 +105,10 @@ var ErrLinked = errors.New("the server's player id is linked to another account"
 // already submitted under the id keeps its player).
 func (s *Service) LinkPlayer(ctx context.Context, server, externalID, username string) (Link, error) {
 	externalID = strings.TrimSpace(externalID)
-	if externalID == "" || len(externalID) > MaxExternalID || strings.IndexFunc(externalID, unicode.IsControl) >= 0 {
-		return Link{}, &FieldError{Field: "external_id", Reason: fmt.Sprintf("must be 1 to %d characters, none of them control characters", MaxExternalID)}
+	// Invisible format characters (U+200B, U+202E) too: intake refuses
+	// them in black_id and white_id, so such a link could never be used.
+	if externalID == "" || len(externalID) > MaxExternalID || strings.IndexFunc(externalID, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }) >= 0 {
+		return Link{}, &FieldError{Field: "external_id", Reason: fmt.Sprintf("must be 1 to %d characters, none of them control or invisible characters", MaxExternalID)}
 	}
 	name, err := s.Playable(ctx, username)
 	if err != nil {

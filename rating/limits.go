@@ -36,7 +36,7 @@ const (
 // breaks and tabs.
 func checkReason(reason string) error {
 	switch n := utf8.RuneCountInString(reason); {
-	case strings.TrimSpace(reason) == "":
+	case Blank(reason):
 		return &InputError{"reason", "is required"}
 	case !utf8.ValidString(reason):
 		return &InputError{"reason", "is not UTF-8 text"}
@@ -46,6 +46,13 @@ func checkReason(reason string) error {
 		return &InputError{"reason", "holds a control character"}
 	}
 	return nil
+}
+
+// Blank reports whether s shows nothing: only spaces and invisible
+// format characters (U+200B, U+2060, U+FEFF): such a reason is none, and
+// the audit trail must say why.
+func Blank(s string) bool {
+	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }) == ""
 }
 
 // CheckReason is checkReason for the services that keep a reason of their

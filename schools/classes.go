@@ -2,6 +2,7 @@ package schools
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"slices"
@@ -27,6 +28,9 @@ type ClassDraft struct {
 	EndsOn      string // YYYY-MM-DD or ""
 	CoTeachers  []string
 	CodeExpires time.Time // zero: the code lasts until rotated
+	// Key is the client's Idempotency-Key ("" for none): the same caller
+	// creating with the same key in the same school makes one class.
+	Key string
 }
 
 // checkCapacity checks a capacity for a class of n students.
@@ -125,6 +129,17 @@ func (s *Service) CreateClass(ctx context.Context, by players.Principal, schoolI
 		return Class{}, &FieldError{"co_teachers", "name at least one teacher of the school to teach the class"}
 	}
 	id := newID(10)
+	if d.Key != "" {
+		// A retry answers the class the first try made; the key naming
+		// another class is rating.ErrKeyReused (the API's one 409 for it).
+		id = classKeyID(sch.ID, by.Username, d.Key)
+		switch old, err := s.store.Class(ctx, id); {
+		case err == nil:
+			return sameClass(old, name, d.Capacity, ends)
+		case !errors.Is(err, ErrNotFound):
+			return Class{}, err
+		}
+	}
 	code, err := s.newCode(ctx, id, expires)
 	if err != nil {
 		return Class{}, err
@@ -133,10 +148,42 @@ func (s *Service) CreateClass(ctx context.Context, by players.Principal, schoolI
 	c := Class{ID: id, SchoolID: sch.ID, Name: name, Capacity: d.Capacity, EndsOn: ends, Teachers: teachers,
 		Code: code.Code, CodeExpires: code.Expires, Created: now,
 		Change: Change{What: WhatCreated, By: by.Username, At: now, Op: newID(12)}}
-	if err := s.store.PutClass(ctx, c); err != nil {
+	err = s.store.PutClass(ctx, c)
+	if errors.Is(err, ErrExists) && d.Key != "" {
+		// The same retry ran at once: its class stands (the code made
+		// here names a class with another code, so it lets no one in).
+		old, gerr := s.store.Class(ctx, id)
+		if gerr != nil {
+			return Class{}, gerr
+		}
+		return sameClass(old, name, d.Capacity, ends)
+	}
+	if err != nil {
 		return Class{}, err
 	}
 	return c, nil
+}
+
+// classKeyID is the id of the class a caller creates in a school with an
+// Idempotency-Key: the same three give the same id, in the alphabet and
+// length of newID.
+func classKeyID(schoolID, by, key string) string {
+	sum := sha256.Sum256([]byte(schoolID + "\x00" + by + "\x00" + key))
+	alphabet := strings.ToLower(CodeAlphabet)
+	b := make([]byte, 10)
+	for i := range b {
+		b[i] = alphabet[int(sum[i])%len(alphabet)]
+	}
+	return string(b)
+}
+
+// sameClass answers a retried create: the class made before when it is
+// the one asked for again, else the key is reused for another.
+func sameClass(old Class, name string, capacity int, ends string) (Class, error) {
+	if old.Name != name || old.Capacity != capacity || old.EndsOn != ends {
+		return Class{}, fmt.Errorf("%w: class %s was made with this key", rating.ErrKeyReused, old.ID)
+	}
+	return old, nil
 }
 
 // schoolTeachers checks that each username is a teacher of the school.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/weiqi-platform/rank/exams"
@@ -172,11 +173,19 @@ func cleanName(field, s string) (string, error) {
 		return "", &FieldError{field, "is required"}
 	case n > NameMax:
 		return "", &FieldError{field, fmt.Sprintf("must be at most %d characters, got %d", NameMax, n)}
-	case strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }):
+	case strings.ContainsFunc(s, unicode.IsControl):
 		return "", &FieldError{field, "must not hold control characters"}
+	// Format characters are invisible: a name of only U+200B shows as
+	// nothing, and U+202E turns the text after it around in every table,
+	// page and CSV the name appears in.
+	case strings.ContainsFunc(s, isFormat):
+		r, _ := utf8.DecodeRuneInString(s[strings.IndexFunc(s, isFormat):])
+		return "", &FieldError{field, fmt.Sprintf("must not hold invisible or direction characters such as %U", r)}
 	}
 	return s, nil
 }
+
+func isFormat(r rune) bool { return unicode.Is(unicode.Cf, r) }
 
 // cleanReason checks an optional reason.
 func cleanReason(s string) (string, error) {
