@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
@@ -329,11 +330,33 @@ type errorJSON struct {
 	Details map[string]any `json:"details,omitempty"`
 }
 
+// MaxMessage bounds an error's message in bytes: the domains' messages
+// quote what was wrong, and a request may carry a megabyte of it.
+const MaxMessage = 600
+
+// capMessage cuts a message longer than MaxMessage at a character's
+// start and says how long it was.
+func capMessage(m string) string {
+	if len(m) <= MaxMessage {
+		return m
+	}
+	cut := MaxMessage
+	for cut > 0 && !utf8.RuneStart(m[cut]) {
+		cut--
+	}
+	return m[:cut] + fmt.Sprintf("… (cut: %d bytes in all)", len(m))
+}
+
 // classify turns any error into its HTTP form; ok is false for an error no
 // rule knows.
 func classify(err error) (e *Error, ok bool) {
 	var own *Error
 	if errors.As(err, &own) {
+		if len(own.Message) > MaxMessage {
+			cut := *own
+			cut.Message = capMessage(own.Message)
+			return &cut, true
+		}
 		return own, true
 	}
 	for _, r := range errorTable {
@@ -342,7 +365,7 @@ func classify(err error) (e *Error, ok bool) {
 			if r.detail != nil {
 				if msg, d := r.detail(err); msg != "" || d != nil {
 					if msg != "" {
-						e.Message = msg
+						e.Message = capMessage(msg)
 					}
 					e.Details = d
 				}

@@ -3,6 +3,9 @@ package api_test
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/weiqi-platform/rank/api"
 )
 
 // TestAuditRangeEndsAfterItStarts: an audit query whose to is not after
@@ -239,5 +242,30 @@ func TestDecisionReasonRefusalNamesNoSchedule(t *testing.T) {
 	msg := out.JSON["error"].(map[string]any)["message"].(string)
 	if out.errDetails()["field"] != "reason" || strings.Contains(msg, "schedule") || !strings.HasPrefix(msg, "reason: ") || !strings.Contains(msg, "800") {
 		t.Errorf("long reason: %s", out.Body)
+	}
+}
+
+// TestLongValuesAreNotEchoedWhole: a message quoting a value the request
+// carried (a result text, a rules text, an unknown player's name of
+// 100 KB) is cut at api.MaxMessage, at a character's start, and says how
+// long it was; the code and the field are as before.
+func TestLongValuesAreNotEchoedWhole(t *testing.T) {
+	w := newAdminWorld(t)
+	big := strings.Repeat("黑", 40_000)
+	game := func(k, v string) map[string]any {
+		b := map[string]any{"source_id": "s-long", "black": "alice", "white": "bob", "size": 9, "rules": "chinese", "komi": 7,
+			"moves": []string{"ee"}, "end": "resign", "result": "B+R"}
+		b[k] = v
+		return b
+	}
+	for _, k := range []string{"result", "rules"} {
+		out := w.env.do(req{method: "POST", path: "/api/v1/games", token: w.server, body: game(k, big)})
+		if out.Code < 400 || out.Code >= 500 {
+			t.Fatalf("%s of 120 KB: %d %.200s", k, out.Code, out.Body)
+		}
+		msg, _ := out.JSON["error"].(map[string]any)["message"].(string)
+		if len(msg) > api.MaxMessage+100 || !strings.Contains(msg, "bytes in all") || !utf8.ValidString(msg) {
+			t.Errorf("%s of 120 KB: a message of %d bytes: %.300s", k, len(msg), msg)
+		}
 	}
 }
