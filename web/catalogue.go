@@ -232,7 +232,7 @@ var en = map[string]string{
 	"exams.registered":            "You are registered for the next session.",
 	"exams.none":                  "No exams are scheduled.",
 	"exams.mine":                  "My exams",
-	"exams.my_registration":       "Registered for %s",
+	"exams.my_registration":       "Registered: %s",
 	"exams.no_history":            "No exams yet.",
 	"admin.title":                 "Administration",
 	"admin.schedules":             "Exam schedules",

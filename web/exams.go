@@ -19,7 +19,8 @@ type scheduleRow struct {
 type examsData struct {
 	Schedules     []scheduleRow
 	Registrations []exams.Registration
-	Upcoming      map[string]bool // registrations whose session is still to come: these may be withdrawn
+	Upcoming      map[string]bool   // registrations whose session is still to come: these may be withdrawn
+	ExamNames     map[string]string // schedule id → the exam as the schedules name it: "1段 升段赛 (weekly-1d)"
 	Results       []exams.Result
 	Notice        string // catalogue key of what was done
 	Error         string
@@ -43,7 +44,9 @@ func (s *Server) examsData(c *ctx) (examsData, error) {
 	if err != nil {
 		return d, err
 	}
+	d.ExamNames = make(map[string]string, len(all))
 	for _, sch := range all {
+		d.ExamNames[sch.ID] = examName(c.lang, sch)
 		row := scheduleRow{Schedule: sch}
 		row.Next, _ = s.d.Exams.NextSession(sch)
 		sess, err := s.d.Exams.Sessions(ctx, sch.ID)
@@ -68,6 +71,11 @@ func (s *Server) examsData(c *ctx) (examsData, error) {
 		}
 	}
 	return d, nil
+}
+
+// examName names a schedule's exam as the pages do: its target and its id.
+func examName(lang string, sch exams.Schedule) string {
+	return tr(lang, "exams.target", rankText(lang, sch.Target)) + " (" + sch.ID + ")"
 }
 
 func (s *Server) examsPage(c *ctx) error {

@@ -231,9 +231,14 @@ func TestExamRegistrationAndItsRefusal(t *testing.T) {
 	if code != http.StatusSeeOther || h.Get("Location") != "/exams?registered=1" {
 		t.Fatalf("register: %d %s", code, h.Get("Location"))
 	}
-	if _, _, body = p.get("/exams"); !strings.Contains(body, `id="my-exams"`) || !strings.Contains(body, "Registered for weekly-1d") {
+	if _, _, body = p.get("/exams"); !strings.Contains(body, `id="my-exams"`) || !strings.Contains(body, "Registered: Exam for 1d (weekly-1d)") {
 		t.Errorf("own exams:\n%s", body)
 	}
+	p.lang = "zh"
+	if _, _, body = p.get("/exams"); !strings.Contains(body, "已报名 1段 升段赛 (weekly-1d)") {
+		t.Errorf("own exams in Chinese name the exam:\n%s", body)
+	}
+	p.lang = ""
 	// 3k is below the exam's lowest rank (1k): refused, the reason shown.
 	weak := newBrowser(t, w.base)
 	weak.register("eve", password)

@@ -241,7 +241,7 @@ func (s *Server) studentPage(c *ctx) error {
 	// carries that is no schedule's shows no notice, not the link's text.
 	for _, sch := range d.Schedules {
 		if id := qv.Get("nominated"); id != "" && sch.ID == id {
-			d.Nominated = tr(c.lang, "exams.target", rankText(c.lang, sch.Target)) + " (" + id + ")"
+			d.Nominated = examName(c.lang, sch)
 		}
 	}
 	if loc, err := time.LoadLocation(p.TimeZone); err == nil {

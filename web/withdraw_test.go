@@ -32,7 +32,7 @@ func TestExamWithdrawalAndItsRefusal(t *testing.T) {
 	if code != http.StatusSeeOther || h.Get("Location") != "/exams?withdrawn=1" {
 		t.Fatalf("withdraw: %d %s", code, h.Get("Location"))
 	}
-	if _, _, body := p.get("/exams?withdrawn=1"); !strings.Contains(body, "You have withdrawn") || strings.Contains(body, "Registered for weekly-1d") {
+	if _, _, body := p.get("/exams?withdrawn=1"); !strings.Contains(body, "You have withdrawn") || strings.Contains(body, "Registered: Exam for 1d (weekly-1d)") {
 		t.Errorf("after withdrawing:\n%s", body)
 	}
 	// Again, in Chinese: not registered, the reason shown.
@@ -51,7 +51,7 @@ func TestExamWithdrawalAndItsRefusal(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, body = p.post("/exams/weekly-1d/withdraw", url.Values{}, true)
-	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "The session is already paired") || !strings.Contains(body, "Registered for weekly-1d") {
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "The session is already paired") || !strings.Contains(body, "Registered: Exam for 1d (weekly-1d)") {
 		t.Errorf("withdraw after the pairing: %d\n%s", code, body)
 	}
 	// After the firing, no button.
