@@ -214,6 +214,14 @@ func (d Draft) Build(c Checks, id, by string, now time.Time) (Schedule, error) {
 	}
 	if s.SessionLength <= 0 || s.SessionLength > MaxSessionLength {
 		fail("session_length", "must be more than 0 and at most "+MaxSessionLength.String())
+	} else if c.Calendar != nil && s.Cron != "" {
+		// A session is open from its firing until it is graded, and a
+		// registration names one session: a schedule's sessions follow
+		// one another.
+		if gap, ok := shortestGap(c.Calendar, s.Cron, now); ok && gap < s.SessionLength {
+			fail("session_length", fmt.Sprintf("must be at most %s, the shortest time between two sessions of cron %q (sessions may not overlap), not %s",
+				gap, s.Cron, s.SessionLength))
+		}
 	}
 
 	s.Games = intOr(d.GamesPerCandidate, DefaultExamGames)
@@ -306,4 +314,34 @@ func (s Schedule) SessionFor(c Calendar, now time.Time) (time.Time, error) {
 // derives the same one, which makes opening a session idempotent.
 func SessionID(scheduleID string, at time.Time) string {
 	return scheduleID + "@" + at.UTC().Format(time.RFC3339)
+}
+
+// gapHorizon is how far ahead shortestGap looks, and gapFirings how many
+// firings at most: sessions last at most MaxSessionLength, so a year of
+// firings shows every gap that matters (and a daily cron's change of
+// daylight-saving time).
+const (
+	gapHorizon = 366 * 24 * time.Hour
+	gapFirings = 1000
+)
+
+// shortestGap is the shortest time between two consecutive firings of
+// cron within gapHorizon after now; ok is false when it fires at most
+// once in it.
+func shortestGap(cal Calendar, cron string, now time.Time) (gap time.Duration, ok bool) {
+	prev, err := cal.Next(cron, now)
+	if err != nil {
+		return 0, false
+	}
+	for range gapFirings {
+		next, err := cal.Next(cron, prev)
+		if err != nil || next.Sub(now) > gapHorizon {
+			break
+		}
+		if d := next.Sub(prev); !ok || d < gap {
+			gap, ok = d, true
+		}
+		prev = next
+	}
+	return gap, ok
 }

@@ -143,3 +143,33 @@ func TestTallyGames(t *testing.T) {
 		t.Fatalf("2 wins: Passes(3) = %v, Passes(2) = %v", got.Passes(3), got.Passes(2))
 	}
 }
+
+// TestSessionsDoNotOverlap: a session lasts until it is graded and a
+// registration names one session, so session_length is at most the
+// shortest time between two firings of the cron (within a year: a daily
+// cron in a zone with daylight-saving time has a 23-hour day).
+func TestSessionsDoNotOverlap(t *testing.T) {
+	for _, tc := range []struct {
+		cron, length string
+		ok           bool
+	}{
+		{"CRON_TZ=Asia/Shanghai 0 19 * * SAT", "168h", true},
+		{"CRON_TZ=Asia/Shanghai 0 19 * * SAT", "169h", false},
+		{"0 * * * *", "1h", true},
+		{"0 * * * *", "3h", false},
+		{"* * * * *", "3h", false},
+		{"0 9 * * *", "24h", true},
+		{"CRON_TZ=Europe/Berlin 0 9 * * *", "24h", false}, // the spring day is 23 hours
+		{"CRON_TZ=Europe/Berlin 0 9 * * *", "23h", true},
+		{"0 0 29 2 *", "720h", true}, // once in the year ahead: nothing to overlap
+	} {
+		_, err := exams.Draft{TargetRank: "1d", Cron: tc.cron, SessionLength: tc.length}.Build(checks, "e", "root", now)
+		if tc.ok != (err == nil) {
+			t.Errorf("cron %q, session %s: %v", tc.cron, tc.length, err)
+		}
+		var ve *exams.ValidationError
+		if err != nil && (!errors.As(err, &ve) || len(ve.Fields) != 1 || ve.Fields[0].Field != "session_length" || !strings.Contains(err.Error(), "may not overlap")) {
+			t.Errorf("cron %q, session %s: %v, want a session_length error saying why", tc.cron, tc.length, err)
+		}
+	}
+}

@@ -410,7 +410,7 @@ var en = map[string]string{
 	"rule.target_rank":         "The target rank is an amateur kyu or dan rank, such as 5k or 3d.",
 	"rule.games_per_candidate": "Games per candidate: 1 to %d.",
 	"rule.wins_needed":         "Wins needed: 1 up to the games per candidate.",
-	"rule.session_length":      "The session length is more than 0 and at most %d days, written like 3h or 90m.",
+	"rule.session_length":      "The session length is more than 0, at most %d days and at most the time between two sessions, written like 3h or 90m.",
 	"rule.registration_opens":  "Registration opens more than 0 and at most %d days before the session, written like 72h.",
 	"rule.rank_range":          "The lowest opponent rank may not be above the highest, and the range must include your own rank.",
 
@@ -921,7 +921,7 @@ var zh = map[string]string{
 	"rule.target_rank":         "目标段位须为业余级位或段位，例如 5级 或 3段。",
 	"rule.games_per_candidate": "每名考生的对局数为 1 至 %d。",
 	"rule.wins_needed":         "需胜局数为 1 至每名考生的对局数。",
-	"rule.session_length":      "比赛时长须大于 0、至多 %d 天，写成 3h 或 90m 这样的时长。",
+	"rule.session_length":      "比赛时长须大于 0、至多 %d 天，且不长于两次比赛之间的间隔，写成 3h 或 90m 这样的时长。",
 	"rule.registration_opens":  "提前开放报名的时长须大于 0、至多 %d 天，写成 72h 这样的时长。",
 	"rule.rank_range":          "对手最低段位不能高于最高段位，且范围须包含你自己的段位。",
 
