@@ -154,7 +154,16 @@ func splitNumber(s string) (num, unit string) {
 	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.' || s[i] == ',') {
 		i++
 	}
-	return strings.ReplaceAll(s[:i], ",", "."), strings.TrimSpace(s[i:])
+	num, unit = strings.ReplaceAll(s[:i], ",", "."), strings.TrimSpace(s[i:])
+	// A half written as a fraction: "3 1/2", "3½" (whole numbers only).
+	if num != "" && !strings.Contains(num, ".") {
+		for _, half := range []string{"1/2", "½"} {
+			if rest, ok := strings.CutPrefix(unit, half); ok {
+				return num + ".5", strings.TrimSpace(rest)
+			}
+		}
+	}
+	return num, unit
 }
 
 // resultWinner reads the winner at the start of a result text.
@@ -203,12 +212,13 @@ func readCJKResult(v, t string, area bool) resultRead {
 		w = w.Opponent()
 	}
 	switch {
+	// Time first: 白中盘胜(超时) is a win before the end, on time.
+	case containsAny(s, "超时", "超時", "时间", "時間", "시간", "时限", "時切"):
+		return cjk(v, Result{Winner: w, End: EndTime})
 	case containsAny(s, "中盘", "中盤", "中押", "불계"):
 		return cjk(v, Result{Winner: w, End: EndResign})
 	case containsAny(s, "认输", "認輸"):
 		return cjk(v, Result{Winner: w, End: EndResign})
-	case containsAny(s, "超时", "超時", "时间", "時間", "시간", "时限", "時切"):
-		return cjk(v, Result{Winner: w, End: EndTime})
 	case containsAny(s, "犯规", "犯規", "反则", "反則", "弃权", "棄権", "반칙", "기권"):
 		return cjk(v, Result{Winner: w, End: EndForfeit})
 	}
