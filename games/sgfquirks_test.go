@@ -287,13 +287,13 @@ func TestRulesetQuirks(t *testing.T) {
 				t.Errorf("rules %v komi %v", r.Rules, r.Komi)
 			}
 		}},
-		{"RU[Korean]", "(;SZ[19]RU[Korean]KM[6.5];B[pd])", "", func(t *testing.T, r *Record) {
+		{"RU[Korean]", "(;SZ[19]RU[Korean]KM[6.5];B[pd])", "Korean rules are counted as the Japanese preset", func(t *testing.T, r *Record) {
 			if r.Rules.Scoring != ScoringTerritory {
 				t.Errorf("rules %v", r.Rules)
 			}
 		}},
 		{"RU[Japanese Rules]", "(;SZ[19]RU[Japanese_rules]KM[6.5];B[pd])", "", func(t *testing.T, r *Record) {
-			if r.Rules != Japanese() {
+			if r.Rules != Japanese() || hasNote(r, "Korean") {
 				t.Errorf("rules %v", r.Rules)
 			}
 		}},

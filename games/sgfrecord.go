@@ -217,6 +217,9 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 	if v, off, ok := one("RU"); ok {
 		if p, ok := Preset(v); ok {
 			r.Rules = p
+			if korean(v) {
+				note("RU[%s]: Korean rules are counted as the Japanese preset (territory, simple ko), and written RU[Japanese]", v)
+			}
 		} else if rs, err := ParseRuleset(v); err == nil {
 			r.Rules = rs
 		} else if strings.Contains(v, "=") {
@@ -855,4 +858,11 @@ func clipText(what, v string, limit int, note func(string, ...any)) string {
 		n++
 	}
 	return v
+}
+
+// korean reports whether a ruleset's name names Korean rules, which the
+// reader takes as the Japanese preset (rules.go's table).
+func korean(name string) bool {
+	l := strings.ToLower(name)
+	return strings.Contains(l, "kor") || strings.Contains(l, "韩国") || strings.Contains(l, "韓国") || strings.Contains(l, "한국") || l == "kr"
 }
