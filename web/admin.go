@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -190,6 +191,9 @@ func auditQuery(r *http.Request) (rating.AuditQuery, auditData, error) {
 	qv := r.URL.Query()
 	d := auditData{Player: qv.Get("player"), Cause: qv.Get("cause"), From: qv.Get("from"), To: qv.Get("to"), Causes: causes}
 	q := rating.AuditQuery{Player: d.Player, Cause: d.Cause}
+	if d.Cause != "" && !slices.Contains(causes, d.Cause) {
+		return q, d, &pageError{status: http.StatusBadRequest, key: "err.invalid_parameter", field: "cause"}
+	}
 	if d.From != "" {
 		t, err := time.Parse("2006-01-02", d.From)
 		if err != nil {
@@ -306,6 +310,9 @@ func (s *Server) adminPromotions(c *ctx) error {
 	d := promotionsData{State: c.r.URL.Query().Get("state"), States: promotionStates}
 	if d.State == "" {
 		d.State = exams.ResultAwaiting
+	}
+	if !slices.Contains(promotionStates, d.State) {
+		return &pageError{status: http.StatusBadRequest, key: "err.invalid_parameter", field: "state"}
 	}
 	all, err := s.d.Exams.Promotions(c.r.Context(), d.State)
 	if err != nil {

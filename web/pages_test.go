@@ -290,6 +290,8 @@ func TestFieldNameInTheLanguage(t *testing.T) {
 			fmt.Sprintf("每名考生的对局数为 1 至 %d。", exams.MaxExamGames), "games_per_candidate"},
 		{adminName, "POST", "/admin/promotions/reject", url.Values{"id": {"eA"}, "reason": {""}}, "reason", "有问题的字段：理由。", "A field is missing"},
 		{adminName, "GET", "/admin/audit?from=yesterday", nil, "from", "有问题的字段：起始日期。", "from"},
+		{adminName, "GET", "/admin/audit?cause=bogus", nil, "cause", "有问题的字段：原因。", "cause"},
+		{adminName, "GET", "/admin/promotions?state=bogus", nil, "state", "有问题的字段：状态。", "state"},
 		{adminName, "GET", "/admin?acc_prefix=a!", nil, "acc_prefix", "有问题的字段：用户名开头（账号筛选）。", "acc_prefix"},
 		{teacherName, "GET", cls + "?sort=shoe-size", nil, "sort", "有问题的字段：排序列。", "not one of"},
 		{teacherName, "GET", cls + "/progress?step=month", nil, "by", "有问题的字段：间隔。", "by"},
