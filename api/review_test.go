@@ -269,3 +269,40 @@ func TestLongValuesAreNotEchoedWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestManagedStudentsOncePerKey: a teacher's request for managed accounts
+// retried with its Idempotency-Key makes no second set: the same
+// usernames come back (with new first passwords) and the class holds each
+// child once; a malformed key is refused before anything is made.
+func TestManagedStudentsOncePerKey(t *testing.T) {
+	w := newSchoolWorld(t)
+	cls := w.expect(req{method: "POST", path: "/api/v1/schools/a/classes", token: w.tt, body: map[string]any{"name": "启蒙班"}}, 201, "").JSON["id"].(string)
+	path := "/api/v1/classes/" + cls + "/managed-students"
+	body := map[string]any{"names": []string{"小明", "Mei"}}
+	key := map[string]string{"Idempotency-Key": "add-kids-1"}
+	names := func(out *resp) []string {
+		var us []string
+		for _, a := range out.JSON["accounts"].([]any) {
+			us = append(us, a.(map[string]any)["username"].(string))
+		}
+		return us
+	}
+	first := names(w.expect(req{method: "POST", path: path, token: w.tt, body: body, header: key}, 201, ""))
+	again := w.expect(req{method: "POST", path: path, token: w.tt, body: body, header: key}, 201, "")
+	if got := names(again); strings.Join(got, ",") != strings.Join(first, ",") {
+		t.Errorf("the retry made %v, the first try %v", got, first)
+	}
+	students := again.JSON["class"].(map[string]any)["students"].([]any)
+	n := 0
+	for _, s := range students {
+		for _, u := range first {
+			if s.(map[string]any)["username"] == u {
+				n++
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("the class holds the children %d times, want 2: %v", n, students)
+	}
+	w.expect(req{method: "POST", path: path, token: w.tt, body: body, header: map[string]string{"Idempotency-Key": "no spaces"}}, 400, "invalid_parameter")
+}
