@@ -168,20 +168,7 @@ func (s *Server) adminCreateSchedule(c *ctx) error {
 // ok is false for what is no refusal of the form's fields (the caller
 // may not, nothing there, a store's trouble): the error page shows it.
 func (c *ctx) refusal(err error) (status int, key, detail string, ok bool) {
-	var pe *pageError
-	if errors.As(err, &pe) {
-		status, key, detail = pe.status, pe.key, pe.field
-		if c.lang == "zh" {
-			detail = fieldDetail(c.lang, pe.field)
-		}
-	} else {
-		var code, msg string
-		status, code, msg = classifyFor(err)
-		key, detail = "err."+code, errorDetail(c.lang, err, msg)
-		if _, known := catalogues["en"][key]; !known {
-			key = "err.generic"
-		}
-	}
+	status, key, detail, _ = c.classified(err)
 	ok = status < 500 && status != http.StatusUnauthorized && status != http.StatusForbidden && status != http.StatusNotFound
 	return status, key, detail, ok
 }

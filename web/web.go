@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/weiqi-platform/rank/api"
 	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/jobs"
@@ -194,27 +193,37 @@ type pageError struct {
 
 func (e *pageError) Error() string { return fmt.Sprintf("%d %s %s", e.status, e.key, e.field) }
 
-// fail shows err as an error page: the API's status and code, the
-// catalogue's text for the code where it has one.
-func (c *ctx) fail(err error) {
+// classified is err as the pages show it: the status, the catalogue key
+// (the API's code, err.generic where the catalogue has none) and the
+// detail in the page's language (the field at fault, or the message);
+// page is false for an error the API's table classified.
+func (c *ctx) classified(err error) (status int, key, detail string, page bool) {
 	var pe *pageError
-	status, key, detail := http.StatusInternalServerError, "err.internal", ""
 	if errors.As(err, &pe) {
 		status, key, detail = pe.status, pe.key, pe.field
 		if c.lang == "zh" {
 			detail = fieldDetail(c.lang, pe.field)
 		}
-	} else {
-		var code, msg string
-		status, code, msg = api.Classify(err)
-		key = "err." + code
-		if _, ok := catalogues["en"][key]; !ok {
-			key = "err.generic"
-		}
+		return status, key, detail, true
+	}
+	status, code, msg := classifyFor(err)
+	key = "err." + code
+	if _, ok := catalogues["en"][key]; !ok {
+		key = "err.generic"
+	}
+	return status, key, errorDetail(c.lang, err, msg), false
+}
+
+// fail shows err as an error page: the API's status and code, the
+// catalogue's text for the code where it has one.
+func (c *ctx) fail(err error) {
+	status, key, detail, page := c.classified(err)
+	if !page {
 		if status == http.StatusInternalServerError {
 			c.s.log.ErrorContext(c.r.Context(), "page error", "path", c.r.URL.Path, "err", err)
-		} else if status != http.StatusNotFound && status != http.StatusForbidden {
-			detail = errorDetail(c.lang, err, msg)
+		}
+		if status == http.StatusInternalServerError || status == http.StatusNotFound || status == http.StatusForbidden {
+			detail = ""
 		}
 	}
 	d := errorData{Status: status, Key: key, Detail: detail}
