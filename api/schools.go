@@ -856,13 +856,8 @@ func (s *Server) addManaged(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	key, err := idempotencyKey(c)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
 	by, _ := principalOf(c)
-	cl, made, err := s.deps.Schools.AddManaged(c.Request.Context(), by, c.Param("id"), in.Names, key)
+	cl, made, err := s.deps.Schools.AddManaged(c.Request.Context(), by, c.Param("id"), in.Names)
 	if err != nil {
 		s.fail(c, err)
 		return

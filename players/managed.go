@@ -3,7 +3,6 @@ package players
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"runtime"
@@ -82,15 +81,7 @@ type ManagedAccount struct {
 // username base (UsernameBase). Accounts are made one after the other:
 // an error leaves those made before it (their usernames in the answer,
 // with the error).
-//
-// With a key (the request's Idempotency-Key; "" for none) the usernames
-// are drawn from school, by, key and each name's place instead of at
-// random, so a retry meets the accounts its first try made: those come
-// back with new first passwords, which void the first ones (the answer
-// that carried them was lost, or a second click superseded it). So a
-// request retried makes each account once, and the last answer's
-// passwords are the ones that work.
-func (s *Service) CreateManaged(ctx context.Context, school, by string, names []string, key string) ([]ManagedAccount, error) {
+func (s *Service) CreateManaged(ctx context.Context, school, by string, names []string) ([]ManagedAccount, error) {
 	if school == "" {
 		return nil, &FieldError{Field: "school", Reason: "is required"}
 	}
@@ -117,103 +108,13 @@ func (s *Service) CreateManaged(ctx context.Context, school, by string, names []
 	}
 	out := make([]ManagedAccount, 0, len(names))
 	for i, name := range names {
-		var a Account
-		var err error
-		if key == "" {
-			a, err = s.createGenerated(ctx, UsernameBase(name), hashes[i], school, by)
-		} else {
-			a, err = s.createKeyed(ctx, UsernameBase(name), hashes[i], school, by, key, i)
-		}
+		a, err := s.createGenerated(ctx, UsernameBase(name), hashes[i], school, by)
 		if err != nil {
 			return out, err
 		}
 		out = append(out, ManagedAccount{Account: a, Password: passwords[i]})
 	}
 	return out, nil
-}
-
-// keyedName is the try-th username createKeyed tries for the i-th name.
-func keyedName(base, school, by, key string, i, try int) (string, error) {
-	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%s\x00%d\x00%d", school, by, key, i, try))
-	suffix := make([]byte, suffixLen)
-	for j := range suffix {
-		suffix[j] = unambiguous[int(sum[j])%len(unambiguous)]
-	}
-	return NormalizeUsername(base + "-" + string(suffix))
-}
-
-// ManagedMade reports whether a keyed CreateManaged of these names by
-// the teacher for the school has made every account already (its retry
-// makes none): schools asks it before refusing a retry for a full class.
-func (s *Service) ManagedMade(ctx context.Context, school, by string, names []string, key string) (bool, error) {
-	if key == "" {
-		return false, nil
-	}
-	for i, n := range names {
-		found := false
-		for try := range generateTries {
-			name, err := keyedName(UsernameBase(n), school, by, key, i, try)
-			if err != nil {
-				return false, err
-			}
-			a, err := s.store.Account(ctx, name)
-			if errors.Is(err, ErrNotFound) {
-				return false, nil // createKeyed would take this free name
-			}
-			if err != nil {
-				return false, err
-			}
-			if a.ManagedBy == school && a.CreatedBy == by {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false, nil
-		}
-	}
-	return true, nil
-}
-
-// createKeyed stores the i-th account of a keyed request under
-// base-<suffix>, the suffixes drawn in turn from (school, by, key, i): the
-// first free one is taken, and the first already held by an account this
-// school and teacher made is the retry's, given the new password hash
-// (its sessions end). One held by someone else is passed over, the same
-// way on every try.
-func (s *Service) createKeyed(ctx context.Context, base, hash, school, by, key string, i int) (Account, error) {
-	for try := range generateTries {
-		name, err := keyedName(base, school, by, key, i, try)
-		if err != nil {
-			return Account{}, err
-		}
-		a := Account{Username: name, Role: RolePlayer, PasswordHash: hash, CreatedAt: s.now(), CreatedBy: by, ManagedBy: school}
-		err = s.store.CreateAccount(ctx, a)
-		if err == nil {
-			s.claimUsername(ctx, a.Username)
-			return a, nil
-		}
-		if !errors.Is(err, ErrUsernameTaken) {
-			return Account{}, err
-		}
-		old, err := s.store.Account(ctx, name)
-		if err != nil {
-			return Account{}, err
-		}
-		if old.ManagedBy != school || old.CreatedBy != by {
-			continue
-		}
-		if err := s.store.SetPassword(ctx, name, hash); err != nil {
-			return Account{}, err
-		}
-		if err := s.store.RevokeTokens(ctx, name, s.now()); err != nil {
-			return Account{}, err
-		}
-		s.forget(name)
-		old.PasswordHash = hash
-		return old, nil
-	}
-	return Account{}, fmt.Errorf("%w: no free username for base %q after %d tries", ErrUsernameTaken, base, generateTries)
 }
 
 // createGenerated stores a player account under base-<random>, trying

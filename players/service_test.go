@@ -474,7 +474,7 @@ func TestTokenCache(t *testing.T) {
 func TestManagedAccounts(t *testing.T) {
 	ctx := context.Background()
 	s := players.NewService(playertest.NewMemory(), nil, players.Config{})
-	got, err := s.CreateManaged(ctx, "sch1", "teacher1", []string{"Zhang Wei", "张伟", "Li 2"}, "")
+	got, err := s.CreateManaged(ctx, "sch1", "teacher1", []string{"Zhang Wei", "张伟", "Li 2"})
 	if err != nil || len(got) != 3 {
 		t.Fatalf("CreateManaged = %+v, %v", got, err)
 	}
@@ -490,7 +490,7 @@ func TestManagedAccounts(t *testing.T) {
 			t.Errorf("account %d: ambiguous characters in %s / %s", i, a.Username, a.Password)
 		}
 	}
-	if _, err := s.CreateManaged(ctx, "sch1", "t", make([]string, players.ManagedBatchMax+1), ""); !errors.Is(err, players.ErrInvalid) {
+	if _, err := s.CreateManaged(ctx, "sch1", "t", make([]string, players.ManagedBatchMax+1)); !errors.Is(err, players.ErrInvalid) {
 		t.Errorf("an oversize batch: %v", err)
 	}
 }
@@ -499,7 +499,7 @@ func TestResetPassword(t *testing.T) {
 	ctx := context.Background()
 	store := playertest.NewMemory()
 	s := players.NewService(store, nopLimiter{}, players.Config{})
-	kids, err := s.CreateManaged(ctx, "sch1", "teacher1", []string{"ann"}, "")
+	kids, err := s.CreateManaged(ctx, "sch1", "teacher1", []string{"ann"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -372,12 +372,7 @@ type NewStudent struct {
 // (empty, too long, named twice), naming each, or when they do not fit.
 // Accounts made before a failure to add them (a class filled meanwhile)
 // stay, managed by the school, in no class.
-//
-// key is the request's Idempotency-Key ("" for none): a retry with the
-// same key and names makes no second account and adds none twice; it
-// answers the accounts with new first passwords (players.CreateManaged),
-// which void the ones the first try answered.
-func (s *Service) AddManaged(ctx context.Context, by players.Principal, classID string, names []string, key string) (Class, []NewStudent, error) {
+func (s *Service) AddManaged(ctx context.Context, by players.Principal, classID string, names []string) (Class, []NewStudent, error) {
 	c, sch, _, err := s.classFor(ctx, by, classID, AccessTeacher)
 	if err != nil {
 		return Class{}, nil, err
@@ -410,22 +405,13 @@ func (s *Service) AddManaged(ctx context.Context, by players.Principal, classID 
 	if len(bad) > 0 {
 		return Class{}, nil, &ListError{Field: "names", Entries: bad}
 	}
-	// A keyed retry finds its students in the class already (the change
-	// below adds only those it lacks); else nothing is made for a class
-	// they would not fit.
 	if c.Capacity > 0 && len(c.Students)+len(clean) > c.Capacity {
-		made, err := s.accounts.ManagedMade(ctx, sch.ID, by.Username, clean, key)
-		if err != nil {
-			return Class{}, nil, err
-		}
-		if !made {
-			return Class{}, nil, &FullError{Capacity: c.Capacity, Students: len(c.Students), Adding: len(clean)}
-		}
+		return Class{}, nil, &FullError{Capacity: c.Capacity, Students: len(c.Students), Adding: len(clean)}
 	}
 	if ended(c, sch, s.clock.Now()) {
 		return Class{}, nil, endedError(c)
 	}
-	made, err := s.accounts.CreateManaged(ctx, sch.ID, by.Username, clean, key)
+	made, err := s.accounts.CreateManaged(ctx, sch.ID, by.Username, clean)
 	if err != nil {
 		return Class{}, nil, err
 	}
@@ -437,22 +423,13 @@ func (s *Service) AddManaged(ctx context.Context, by players.Principal, classID 
 		out[i] = NewStudent{Name: clean[i], Username: a.Username, Password: a.Password}
 	}
 	c, err = s.changeClass(ctx, classID, Change{What: WhatAdded, Subject: strings.Join(usernamesOf(ms), ","), By: by.Username}, func(x *Class) error {
-		fresh := slices.DeleteFunc(slices.Clone(ms), func(m Member) bool { _, in := x.Member(m.Username); return in })
-		if len(fresh) == 0 {
-			return errNothingToAdd // a retry of a request that added them all
-		}
-		return addMembers(x, sch, func() bool { return false }, fresh...)
+		return addMembers(x, sch, func() bool { return false }, ms...)
 	})
-	if errors.Is(err, errNothingToAdd) {
-		c, err = s.store.Class(ctx, classID)
-	}
 	if err != nil {
 		return Class{}, nil, err
 	}
 	return c, out, nil
 }
-
-var errNothingToAdd = errors.New("every student is in the class already")
 
 // studentOf reads a class the caller teaches and one of its students.
 func (s *Service) studentOf(ctx context.Context, by players.Principal, classID, username string) (Class, School, Member, error) {

@@ -128,9 +128,8 @@ func statuses() []string {
 var formInput = regexp.MustCompile(`<(?:input|select|textarea)\b[^>]*\bname="([^"]+)"`)
 
 // plumbing inputs hold nothing a reader typed or chose about the request:
-// the CSRF token, a form's idempotency key, where to go after, the
-// language switch.
-var plumbing = []string{"csrf", "key", "next", "back", "lang"}
+// the CSRF token, where to go after, the language switch.
+var plumbing = []string{"csrf", "next", "back", "lang"}
 
 // TestEveryFieldHasAName: every field a page's form sends, and every
 // field the domain errors of the pages' calls name, is in fieldNames

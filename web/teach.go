@@ -4,7 +4,6 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 
@@ -66,10 +65,6 @@ type classData struct {
 	// A refused managed-accounts form: the error's catalogue key, its
 	// detail, and the names as typed, given back in the form.
 	Error, Detail, Names string
-	// FormKey is the managed-accounts form's idempotency key, new at each
-	// showing: a second click (or a resend) of one form makes no second
-	// set of accounts (schools.Service.AddManaged).
-	FormKey string
 }
 
 // tableQueryOf reads sort (a column, "-" first for descending) and the
@@ -101,7 +96,7 @@ func (s *Server) classData(c *ctx) (classData, error) {
 	if err != nil {
 		return classData{}, err
 	}
-	d := classData{View: schools.ClassView{School: sch}, Table: t, Sort: c.r.URL.Query().Get("sort"), Zone: time.UTC, FormKey: randomToken()}
+	d := classData{View: schools.ClassView{School: sch}, Table: t, Sort: c.r.URL.Query().Get("sort"), Zone: time.UTC}
 	for _, cl := range cs {
 		if cl.ID == t.ClassID {
 			d.View.Class = cl
@@ -170,9 +165,6 @@ func (s *Server) classRotateCode(c *ctx) error {
 	return c.redirect("/classes/" + url.PathEscape(id))
 }
 
-// formKey is what a form's idempotency key may be (randomToken's).
-var formKey = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-
 func (s *Server) classAddManaged(c *ctx) error {
 	id := c.r.PathValue("id")
 	var names []string
@@ -181,11 +173,7 @@ func (s *Server) classAddManaged(c *ctx) error {
 			names = append(names, l)
 		}
 	}
-	key := c.r.PostFormValue("key")
-	if !formKey.MatchString(key) {
-		key = "" // a form from before keys: as without one
-	}
-	_, added, err := s.d.Schools.AddManaged(c.r.Context(), c.user, id, names, key)
+	_, added, err := s.d.Schools.AddManaged(c.r.Context(), c.user, id, names)
 	if err != nil {
 		// A refused list (a name too long, two the same) comes back in
 		// the class page's form with the reason, so the teacher mends
