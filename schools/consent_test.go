@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/weiqi-platform/rank/internal/app"
 	"github.com/weiqi-platform/rank/internal/apptest"
@@ -43,6 +44,7 @@ func TestRepairMovedConsent(t *testing.T) {
 	r.join(a, "bob")
 	move := func(from, name, to string) {
 		t.Helper()
+		r.advance(time.Minute) // moves are told apart by their times
 		if _, _, err := r.svc.Move(bg, r.tea, from, name, to); err != nil {
 			t.Fatalf("move %s from %s to %s: %v", name, from, to, err)
 		}
@@ -96,5 +98,33 @@ func TestRepairMovedConsent(t *testing.T) {
 	}
 	if fixed, err := r.svc.RepairMovedConsent(bg); err != nil || fixed != 0 {
 		t.Errorf("a second repair: %d, %v; want 0, nil", fixed, err)
+	}
+}
+
+// TestRepairMovedConsentPastItsBound: a student moved back and forth
+// more often than the repair follows is left as they are, and the
+// repair (which rankd runs at start) goes on with the others.
+func TestRepairMovedConsentPastItsBound(t *testing.T) {
+	r := newRig(t, apptest.Wrap(func(s app.Stores) app.Stores { s.Schools = oldMoves{s.Schools}; return s }))
+	a, b := r.class("a", 0), r.class("b", 0)
+	r.player("bob")
+	r.player("ann")
+	if _, err := r.svc.AddStudents(bg, r.tea, a.ID, []string{"bob", "ann"}); err != nil {
+		t.Fatal(err)
+	}
+	from, to := a.ID, b.ID
+	for range schools.MaxMoveTrace + 2 {
+		r.advance(time.Minute) // moves are told apart by their times
+		if _, _, err := r.svc.Move(bg, r.tea, from, "bob", to); err != nil {
+			t.Fatal(err)
+		}
+		from, to = to, from
+	}
+	if _, _, err := r.svc.Move(bg, r.tea, a.ID, "ann", b.ID); err != nil {
+		t.Fatal(err)
+	}
+	fixed, err := r.svc.RepairMovedConsent(bg)
+	if err != nil || fixed != 1 {
+		t.Fatalf("repair: %d, %v; want ann repaired and bob left", fixed, err)
 	}
 }

@@ -1,0 +1,4 @@
+package schools
+
+// MaxMoveTrace is maxMoveTrace, for the tests outside the package.
+const MaxMoveTrace = maxMoveTrace
