@@ -218,7 +218,11 @@ func (d Draft) Build(c Checks, id, by string, now time.Time) (Schedule, error) {
 		// A session is open from its firing until it is graded, and a
 		// registration names one session: a schedule's sessions follow
 		// one another.
-		if gap, ok := shortestGap(c.Calendar, s.Cron, now); ok && gap < s.SessionLength {
+		gap, ok := shortestGap(c.Calendar, s.Cron, now)
+		if ok && gap < s.SessionLength && strings.TrimSpace(d.SessionLength) == "" {
+			s.SessionLength = gap // the default (24h) would overlap: as long as the gap allows
+		}
+		if ok && gap < s.SessionLength {
 			fail("session_length", fmt.Sprintf("must be at most %s, the shortest time between two sessions of cron %q (sessions may not overlap), not %s",
 				gap, s.Cron, s.SessionLength))
 		}
@@ -317,31 +321,68 @@ func SessionID(scheduleID string, at time.Time) string {
 }
 
 // gapHorizon is how far ahead shortestGap looks, and gapFirings how many
-// firings at most: sessions last at most MaxSessionLength, so a year of
-// firings shows every gap that matters (and a daily cron's change of
-// daylight-saving time).
+// firings it follows from a start: sessions last at most
+// MaxSessionLength, so a year shows every gap that matters, and the
+// firings around each change of the cron's zone's offset (daylight-saving
+// time) are followed besides, for a cron that fires too often for a year
+// of firings.
 const (
 	gapHorizon = 366 * 24 * time.Hour
 	gapFirings = 1000
+	gapAround  = 26 * time.Hour // before an offset's change, where its firings are followed from
 )
 
 // shortestGap is the shortest time between two consecutive firings of
 // cron within gapHorizon after now; ok is false when it fires at most
 // once in it.
 func shortestGap(cal Calendar, cron string, now time.Time) (gap time.Duration, ok bool) {
-	prev, err := cal.Next(cron, now)
-	if err != nil {
-		return 0, false
+	from := func(start time.Time) {
+		prev, err := cal.Next(cron, start)
+		if err != nil {
+			return
+		}
+		for range gapFirings {
+			next, err := cal.Next(cron, prev)
+			if err != nil || next.Sub(now) > gapHorizon || next.Sub(start) > 2*gapAround && !start.Equal(now) {
+				return
+			}
+			if d := next.Sub(prev); !ok || d < gap {
+				gap, ok = d, true
+			}
+			prev = next
+		}
 	}
-	for range gapFirings {
-		next, err := cal.Next(cron, prev)
-		if err != nil || next.Sub(now) > gapHorizon {
-			break
-		}
-		if d := next.Sub(prev); !ok || d < gap {
-			gap, ok = d, true
-		}
-		prev = next
+	from(now)
+	for _, t := range offsetChanges(cronZone(cron), now, now.Add(gapHorizon)) {
+		from(t.Add(-gapAround))
 	}
 	return gap, ok
+}
+
+// cronZone is the zone a cron's CRON_TZ= (or TZ=) names, UTC otherwise.
+func cronZone(cron string) *time.Location {
+	f := strings.Fields(cron)
+	if len(f) > 0 {
+		for _, p := range []string{"CRON_TZ=", "TZ="} {
+			if name, ok := strings.CutPrefix(f[0], p); ok {
+				if loc, err := time.LoadLocation(name); err == nil {
+					return loc
+				}
+			}
+		}
+	}
+	return time.UTC
+}
+
+// offsetChanges lists, to the hour, when loc's offset from UTC changes
+// between from and to.
+func offsetChanges(loc *time.Location, from, to time.Time) []time.Time {
+	var out []time.Time
+	_, last := from.In(loc).Zone()
+	for t := from.Truncate(time.Hour); t.Before(to); t = t.Add(time.Hour) {
+		if _, off := t.In(loc).Zone(); off != last {
+			out, last = append(out, t), off
+		}
+	}
+	return out
 }

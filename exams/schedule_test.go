@@ -162,10 +162,21 @@ func TestSessionsDoNotOverlap(t *testing.T) {
 		{"CRON_TZ=Europe/Berlin 0 9 * * *", "24h", false}, // the spring day is 23 hours
 		{"CRON_TZ=Europe/Berlin 0 9 * * *", "23h", true},
 		{"0 0 29 2 *", "720h", true}, // once in the year ahead: nothing to overlap
+		// Every two hours: the autumn change (25 Oct, beyond its first
+		// 1,000 firings) fires 00:30 and 01:30 UTC, an hour apart.
+		{"CRON_TZ=Europe/Berlin 30 */2 * * *", "2h", false},
+		{"CRON_TZ=Europe/Berlin 30 */2 * * *", "1h", true},
+		{"CRON_TZ=Europe/Berlin 0 9 * * *", "", true}, // the default (24h) is cut to the gap
 	} {
 		_, err := exams.Draft{TargetRank: "1d", Cron: tc.cron, SessionLength: tc.length}.Build(checks, "e", "root", now)
 		if tc.ok != (err == nil) {
 			t.Errorf("cron %q, session %s: %v", tc.cron, tc.length, err)
+		}
+		if tc.length == "" && err == nil {
+			s, _ := exams.Draft{TargetRank: "1d", Cron: tc.cron}.Build(checks, "e", "root", now)
+			if s.SessionLength != 23*time.Hour {
+				t.Errorf("cron %q, no session length: %s, want the 23 hours between two sessions", tc.cron, s.SessionLength)
+			}
 		}
 		var ve *exams.ValidationError
 		if err != nil && (!errors.As(err, &ve) || len(ve.Fields) != 1 || ve.Fields[0].Field != "session_length" || !strings.Contains(err.Error(), "may not overlap")) {
