@@ -272,7 +272,7 @@ var errorTable = []rule{
 			errors.As(err, &e)
 			entries := make([]map[string]any, len(e.Entries))
 			for i, x := range e.Entries {
-				entries[i] = map[string]any{"index": x.Index, "value": x.Value, "reason": x.Reason}
+				entries[i] = map[string]any{"index": x.Index, "value": capText(x.Value, MaxValue), "reason": x.Reason}
 			}
 			return strings.TrimPrefix(e.Error(), "schools: "), map[string]any{"field": e.Field, "entries": entries}
 		}},
@@ -334,13 +334,19 @@ type errorJSON struct {
 // quote what was wrong, and a request may carry a megabyte of it.
 const MaxMessage = 600
 
-// capMessage cuts a message longer than MaxMessage at a character's
-// start and says how long it was.
-func capMessage(m string) string {
-	if len(m) <= MaxMessage {
+// MaxValue bounds, in bytes, a value a list's error quotes per entry.
+const MaxValue = 200
+
+// capMessage cuts a message longer than MaxMessage (capText).
+func capMessage(m string) string { return capText(m, MaxMessage) }
+
+// capText cuts a text longer than limit bytes at a character's start and
+// says how long it was.
+func capText(m string, limit int) string {
+	if len(m) <= limit {
 		return m
 	}
-	cut := MaxMessage
+	cut := limit
 	for cut > 0 && !utf8.RuneStart(m[cut]) {
 		cut--
 	}

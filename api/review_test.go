@@ -269,3 +269,19 @@ func TestLongValuesAreNotEchoedWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestListEntriesQuoteBoundedValues: a list's refused entry is quoted at
+// most api.MaxValue bytes (a child's name of 100 KB came back whole).
+func TestListEntriesQuoteBoundedValues(t *testing.T) {
+	w := newSchoolWorld(t)
+	big := strings.Repeat("名", 40_000)
+	out := w.expect(req{method: "POST", path: "/api/v1/classes/" + w.classA + "/managed-students", token: w.tt, body: map[string]any{"names": []string{big}}}, 422, "invalid_entries")
+	entries, _ := out.errDetails()["entries"].([]any)
+	if len(entries) != 1 {
+		t.Fatalf("entries: %.300s", out.Body)
+	}
+	v, _ := entries[0].(map[string]any)["value"].(string)
+	if len(v) > api.MaxValue+50 || !utf8.ValidString(v) || !strings.Contains(v, "bytes in all") {
+		t.Errorf("the entry quotes %d bytes: %.300s", len(v), v)
+	}
+}
