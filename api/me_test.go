@@ -212,7 +212,7 @@ func TestRatingHistoryOverHTTP(t *testing.T) {
 		t.Fatalf("the default range: %v points to %v", len(d["points"].([]any)), d["to"])
 	}
 	for _, c := range []struct{ query, param string }{
-		{"?from=yesterday", "from"}, {"?to=2026-13-01", "to"}, {"?from=2026-03-04&to=2026-03-01", "to"},
+		{"?from=yesterday", "from"}, {"?to=2026-13-01", "to"}, {"?from=9999-12-01&to=9999-12-31", "to"}, {"?from=1899-12-31&to=1900-01-31", "from"}, {"?from=2026-03-04&to=2026-03-01", "to"},
 		{"?from=2020-01-01&to=2026-03-01", "to"}, {"?step=month", "step"}, {"?tz=Mars/Olympus", "tz"}, {"?tz=" + strings.Repeat("Asia/", 20), "tz"},
 	} {
 		if out := e.expect(req{method: "GET", path: "/api/v1/players/bob/rating-history" + c.query, token: e.alice}, 400, "invalid_parameter"); out.errDetails()["parameter"] != c.param {

@@ -28,6 +28,15 @@ const DateLayout = "2006-01-02"
 // span a teacher asks about (schools.MaxSpanYears), 1,827 points a day.
 const MaxSeriesDays = 5*366 + 1
 
+// A series' days are decided to lie between FirstSeriesDay (older than
+// any archive's dated game worth rating) and a year after today in the
+// series' zone (a view of this month or this year asked early is fine;
+// points stop at today): a range beyond only names a typo.
+var FirstSeriesDay = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// SeriesDaysAhead is how many days after today a series may end.
+const SeriesDaysAhead = 366
+
 // HistoryPoint is a player's rating at the end of one day or week (a day
 // with no entry carries the last value), and the rated games they played
 // in it.
@@ -198,6 +207,13 @@ func (s *Service) RatingHistory(ctx context.Context, username string, from, to t
 	}
 	if err := CheckRange(from, to); err != nil {
 		return Series{}, err
+	}
+	first := time.Date(FirstSeriesDay.Year(), FirstSeriesDay.Month(), FirstSeriesDay.Day(), 0, 0, 0, 0, from.Location())
+	if from.Before(first) {
+		return Series{}, &RangeError{"from", fmt.Sprintf("%s is before %s", from.Format(DateLayout), first.Format(DateLayout))}
+	}
+	if last := Midnight(s.now(), to.Location()).AddDate(0, 0, SeriesDaysAhead); to.After(last) {
+		return Series{}, &RangeError{"to", fmt.Sprintf("%s is after %s (%d days after today)", to.Format(DateLayout), last.Format(DateLayout), SeriesDaysAhead)}
 	}
 	h, err := s.RunOf(ctx, username, from, false)
 	if err != nil {

@@ -87,7 +87,8 @@ func TestRatingHistory(t *testing.T) {
 }
 
 // A range is refused naming the field: a step that is none, to before
-// from, more than MaxSeriesDays.
+// from, more than MaxSeriesDays, before FirstSeriesDay, more than
+// SeriesDaysAhead after today.
 func TestRatingHistoryRefusesRanges(t *testing.T) {
 	svc := rating.NewService(ratingtest.NewMemory(), rating.ServiceConfig{Now: fixedClock})
 	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
@@ -98,7 +99,10 @@ func TestRatingHistoryRefusesRanges(t *testing.T) {
 	}{
 		{day, day, "month", "step"},
 		{day, day.AddDate(0, 0, -1), rating.StepDay, "to"},
-		{day, day.AddDate(0, 0, rating.MaxSeriesDays), rating.StepWeek, "to"},
+		{day.AddDate(-5, 0, 0), day.AddDate(-5, 0, rating.MaxSeriesDays), rating.StepWeek, "to"},
+		{time.Date(1899, 12, 31, 0, 0, 0, 0, time.UTC), time.Date(1900, 1, 2, 0, 0, 0, 0, time.UTC), rating.StepDay, "from"},
+		{day, day.AddDate(0, 0, rating.SeriesDaysAhead+1), rating.StepDay, "to"},
+		{time.Date(9999, 12, 1, 0, 0, 0, 0, time.UTC), time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC), rating.StepDay, "to"},
 	} {
 		_, err := svc.RatingHistory(bg, "ann", c.from, c.to, c.step)
 		var re *rating.RangeError
@@ -106,7 +110,11 @@ func TestRatingHistoryRefusesRanges(t *testing.T) {
 			t.Errorf("%v to %v by %q: %v, want a RangeError on %s", c.from, c.to, c.step, err, c.field)
 		}
 	}
-	if _, err := svc.RatingHistory(bg, "ann", day, day.AddDate(0, 0, rating.MaxSeriesDays-1), rating.StepDay); err != nil {
-		t.Errorf("the longest range: %v", err)
+	if _, err := svc.RatingHistory(bg, "ann", day.AddDate(0, 0, rating.SeriesDaysAhead+1-rating.MaxSeriesDays), day.AddDate(0, 0, rating.SeriesDaysAhead), rating.StepDay); err != nil {
+		t.Errorf("the longest range, to the last day allowed: %v", err)
+	}
+	old := time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
+	if _, err := svc.RatingHistory(bg, "ann", old, old.AddDate(0, 0, 10), rating.StepDay); err != nil {
+		t.Errorf("the first day: %v", err)
 	}
 }
