@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 
@@ -220,7 +221,7 @@ func (s *Server) annul(c *gin.Context) {
 		return
 	}
 	if g.Status != intake.StatusRated && g.Status != intake.StatusFinished {
-		s.fail(c, &Error{Status: http.StatusConflict, Code: "not_rated", Message: "the game is " + string(g.Status) + ": there is nothing to annul"})
+		s.fail(c, fmt.Errorf("%w: the game is %s", rating.ErrNotRated, g.Status))
 		return
 	}
 	by, _ := principalOf(c)

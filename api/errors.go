@@ -16,6 +16,7 @@ import (
 	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/internal/outage"
+	"github.com/weiqi-platform/rank/jobs"
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/rating"
@@ -221,6 +222,11 @@ var errorTable = []rule{
 			return e.Reason, map[string]any{"reason_code": e.Code, "reason": e.Reason}
 		}},
 	{is: exams.ErrUnknownPlayer, status: http.StatusNotFound, code: "not_found", message: "no such player"},
+	// jobs run by hand: the job's name and the run id (the
+	// Idempotency-Key) are the request's.
+	{is: jobs.ErrUnknownJob, status: http.StatusNotFound, code: "not_found", message: "no such job"},
+	{is: jobs.ErrBadJob, status: http.StatusBadRequest, code: "invalid_parameter", message: "the Idempotency-Key is not a valid run id",
+		detail: func(error) (string, map[string]any) { return "", map[string]any{"parameter": IdempotencyHeader} }},
 	{is: exams.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "no such exam, session or promotion"},
 	{is: exams.ErrNotAwaiting, status: http.StatusConflict, code: "promotion_decided", message: "the promotion is not awaiting approval (decided before, or not a pass)"},
 	{is: exams.ErrConflict, status: http.StatusConflict, code: "conflict", message: "conflicts with what is stored"},

@@ -18,6 +18,7 @@ import (
 
 	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/internal/outage"
+	"github.com/weiqi-platform/rank/jobs"
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/rating"
@@ -154,6 +155,9 @@ func TestRowsOnceBuiltByHandlers(t *testing.T) {
 		{fmt.Errorf("%w: %q", rating.ErrKeyReused, "adjust:bob:k1"), Error{Status: 409, Code: "idempotency_key_reused", Message: "the Idempotency-Key names another change"}},
 		{fmt.Errorf("%w: %s has none to revoke", rating.ErrNoCertifiedRank, "bob"), Error{Status: 409, Code: "no_certified_rank", Message: "the player has no certified rank to revoke"}},
 		{fmt.Errorf("%w: game %s", rating.ErrNotRated, "g1"), Error{Status: 409, Code: "not_rated", Message: "the game moved no rating: there is nothing to annul"}},
+		{fmt.Errorf("%w: nightly", jobs.ErrUnknownJob), Error{Status: 404, Code: "not_found", Message: "no such job"}},
+		{fmt.Errorf("%w: run id", jobs.ErrBadJob), Error{Status: 400, Code: "invalid_parameter", Message: "the Idempotency-Key is not a valid run id",
+			Details: map[string]any{"parameter": IdempotencyHeader}}},
 		{fmt.Errorf("%w: result %s is %s", exams.ErrNotAwaiting, "r1", "rejected"), Error{Status: 409, Code: "promotion_decided",
 			Message: "the promotion is not awaiting approval (decided before, or not a pass)"}},
 		{&rating.InputError{Field: "delta", Reason: "0 changes nothing"}, Error{Status: 400, Code: "invalid_field", Message: "delta 0 changes nothing",

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"errors"
 	"net/http"
 	"time"
 
@@ -54,12 +53,6 @@ func (s *Server) runJob(c *gin.Context) {
 		return
 	}
 	rep, err := s.deps.Jobs.RunNow(c.Request.Context(), c.Param("name"), key)
-	switch {
-	case errors.Is(err, jobs.ErrUnknownJob):
-		err = &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no job " + c.Param("name")}
-	case errors.Is(err, jobs.ErrBadJob):
-		err = badParam(IdempotencyHeader, "the Idempotency-Key is not a valid run id")
-	}
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -36,7 +36,7 @@ func (s *Server) accountPage(c *ctx) error {
 
 // accountRefused shows the account page again with the refusal.
 func (s *Server) accountRefused(c *ctx, field string, err error) error {
-	status, code, msg := classifyFor(err)
+	status, key, detail, _ := c.classified(err)
 	if status >= 500 {
 		return err
 	}
@@ -44,13 +44,10 @@ func (s *Server) accountRefused(c *ctx, field string, err error) error {
 	if derr != nil {
 		return derr
 	}
-	d.Field, d.Error, d.Detail = field, "err."+code, errorDetail(c.lang, err, msg)
+	d.Field, d.Error, d.Detail = field, key, detail
 	if field == "name" {
 		// The name as typed, to mend, not the one kept before.
 		d.Account.DisplayName = c.r.PostFormValue("display_name")
-	}
-	if _, ok := catalogues["en"][d.Error]; !ok {
-		d.Error = "err.generic"
 	}
 	c.render(status, "account", "account.title", d)
 	return nil

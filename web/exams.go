@@ -116,7 +116,7 @@ func (s *Server) examWithdraw(c *ctx) error {
 // a withdrawal: its status, its heading (key, or the error code's) and
 // its reason in the page's language.
 func (s *Server) examRefused(c *ctx, id string, err error, key string) error {
-	status, code, msg := classifyFor(err)
+	status, errKey, detail, _ := c.classified(err)
 	if status >= 500 || status == http.StatusNotFound {
 		return err
 	}
@@ -125,10 +125,7 @@ func (s *Server) examRefused(c *ctx, id string, err error, key string) error {
 		return derr
 	}
 	c.back = "/exams" // the page of the form, not /exams/{id}
-	d.Error, d.Detail, d.ErrorSchedule = "err."+code, errorDetail(c.lang, err, msg), id
-	if _, ok := catalogues["en"][d.Error]; !ok {
-		d.Error = "err.generic"
-	}
+	d.Error, d.Detail, d.ErrorSchedule = errKey, detail, id
 	var refusal *exams.RefusalError
 	if errors.As(err, &refusal) {
 		if key != "" {

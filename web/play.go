@@ -116,14 +116,11 @@ func (s *Server) playPost(c *ctx) error {
 		// The form comes back with the caller's choices, not the
 		// defaults, so only the refused one needs changing.
 		d.Chosen = playChoice{Size: size, Time: f.Get("time"), Rules: f.Get("rules"), Min: f.Get("min"), Max: f.Get("max")}
-		status, code, msg := classifyFor(err)
+		status, key, detail, _ := c.classified(err)
 		if status >= 500 {
 			return err
 		}
-		d.Error, d.Detail = "err."+code, errorDetail(c.lang, err, msg)
-		if _, ok := catalogues["en"][d.Error]; !ok {
-			d.Error = "err.generic"
-		}
+		d.Error, d.Detail = key, detail
 		c.render(status, "play", "play.title", d)
 		return nil
 	}

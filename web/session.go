@@ -195,13 +195,10 @@ func (s *Server) registerPage(c *ctx) error {
 // formError shows a form again with the refusal's text (status as the
 // API would answer).
 func (c *ctx) formError(page, title string, d authData, err error) error {
-	status, code, msg := classifyFor(err)
-	d.Error = "err." + code
-	if _, ok := catalogues["en"][d.Error]; !ok {
-		d.Error = "err.generic"
-	}
+	status, key, detail, _ := c.classified(err)
+	d.Error = key
 	if status < 500 {
-		d.Detail = errorDetail(c.lang, err, msg)
+		d.Detail = detail
 	}
 	c.render(status, page, title, d)
 	return nil
