@@ -121,7 +121,15 @@ func pageAfter[T, J any](c *gin.Context, items []T, key func(T) string, show fun
 	}
 	if has {
 		i := slices.IndexFunc(items, func(x T) bool { return key(x) == cur.After })
-		items = items[i+1:] // an unknown key (-1) starts over: the list only grows
+		if i < 0 {
+			// The list shrank past the cursor (a promotion decided): say
+			// so, rather than start over and hand a client's loop the
+			// first page again.
+			return List[J]{}, &Error{Status: http.StatusBadRequest, Code: "invalid_cursor",
+				Message: "the list changed: the item the cursor follows is no longer in it; start again from the first page",
+				Details: map[string]any{"parameter": "cursor"}}
+		}
+		items = items[i+1:]
 	}
 	return pageOf(items, limit, show, func(x T) any { return listCursor{After: key(x)} })
 }

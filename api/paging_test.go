@@ -93,3 +93,26 @@ func FuzzDecodeCursor(f *testing.F) {
 		}
 	})
 }
+
+// A cursor whose item has left the list (a promotion decided between two
+// pages) is refused instead of starting over at the first page.
+func TestPageAfterAShrunkList(t *testing.T) {
+	id := func(s string) string { return s }
+	page := func(items []string, cursor string) (List[string], error) {
+		c, _ := gin.CreateTestContext(httptest.NewRecorder())
+		c.Request = httptest.NewRequest("GET", "/list?limit=2&cursor="+cursor, nil)
+		return pageAfter(c, items, id, id)
+	}
+	first, err := page([]string{"a", "b", "c", "d"}, "")
+	if err != nil || len(first.Items) != 2 || first.NextCursor == "" {
+		t.Fatalf("first page: %+v, %v", first, err)
+	}
+	if next, err := page([]string{"a", "b", "c", "d"}, first.NextCursor); err != nil || len(next.Items) != 2 || next.Items[0] != "c" {
+		t.Fatalf("second page: %+v, %v", next, err)
+	}
+	if next, err := page([]string{"a", "c", "d"}, first.NextCursor); err == nil {
+		t.Fatalf("after b left the list: %+v, want invalid_cursor", next)
+	} else if e := (*Error)(nil); !errors.As(err, &e) || e.Code != "invalid_cursor" || e.Status != 400 {
+		t.Fatalf("after b left the list: %v, want 400 invalid_cursor", err)
+	}
+}
