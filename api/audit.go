@@ -261,10 +261,23 @@ func (s *Server) getCheckpoints(c *gin.Context) {
 // verifyCheckpoint checks a kept checkpoint against the ledger now: every
 // head it saw must still be there.
 func (s *Server) verifyCheckpoint(c *gin.Context) {
-	var cp rating.Checkpoint
-	if err := decodeJSON(c, &cp); err != nil {
+	// The checkpoint itself, or GET's answer as it was saved
+	// ({"checkpoint": …}).
+	var in struct {
+		rating.Checkpoint
+		Saved *rating.Checkpoint `json:"checkpoint"`
+	}
+	if err := decodeJSON(c, &in); err != nil {
 		s.fail(c, err)
 		return
+	}
+	cp := in.Checkpoint
+	if in.Saved != nil {
+		if !in.At.IsZero() || in.Heads != nil || in.MAC != "" {
+			s.fail(c, badJSON("send the checkpoint, or GET's answer with it under \"checkpoint\", not both", nil))
+			return
+		}
+		cp = *in.Saved
 	}
 	ms, err := s.deps.Ratings.VerifyCheckpoint(c.Request.Context(), cp)
 	if err != nil {

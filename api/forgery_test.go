@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"testing"
 
@@ -101,6 +102,13 @@ func TestRollbackFound(t *testing.T) {
 	if ok := w.expect(req{method: "POST", path: "/api/v1/audit/checkpoints/verify", token: w.admin, body: kept}, 200, ""); ok.JSON["ok"] != true {
 		t.Fatalf("the fresh checkpoint does not verify: %s", ok.Body)
 	}
+	// GET's answer as it was saved verifies too (the README's way).
+	if ok := w.expect(req{method: "POST", path: "/api/v1/audit/checkpoints/verify", token: w.admin, body: out.JSON}, 200, ""); ok.JSON["ok"] != true {
+		t.Fatalf("GET's answer as saved does not verify: %s", ok.Body)
+	}
+	both := maps.Clone(kept.(map[string]any))
+	both["checkpoint"] = kept
+	w.expect(req{method: "POST", path: "/api/v1/audit/checkpoints/verify", token: w.admin, body: both}, 400, "invalid_json")
 	// Roll bob back: entry 2 gone, his latest state that of entry 1.
 	es, err := w.rstore.Ledger(ctx, "bob", 0, 10)
 	if err != nil || len(es) != 2 {
