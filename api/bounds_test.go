@@ -55,6 +55,18 @@ func TestRefusalsNameTheRealFault(t *testing.T) {
 			t.Errorf("%s: %s", ct, out.Body)
 		}
 	}
+	// An SGF file sent without its type (curl --data-binary's form type,
+	// JSON, or none) is named as one, with the type to send.
+	for _, ct := range []string{"application/x-www-form-urlencoded", "application/json", ""} {
+		h := map[string]string{}
+		if ct != "" {
+			h["Content-Type"] = ct
+		}
+		out := e.expect(req{method: "POST", path: "/api/v1/games?source_id=fault-3", token: e.server, body: "\n(;GM[1]SZ[9]PB[alice]PW[bob];B[ee])", header: h}, 415, "unsupported_media_type")
+		if msg := out.JSON["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "SGF record") || !strings.Contains(msg, "application/x-go-sgf") {
+			t.Errorf("SGF sent as %q: %s", ct, out.Body)
+		}
+	}
 	e.expect(req{method: "POST", path: "/api/v1/auth/login", body: `{}`, header: map[string]string{"Content-Type": "text/plain"}}, 415, "unsupported_media_type")
 	e.expect(req{method: "POST", path: "/api/v1/auth/login", body: `{"username":"alice","password":"` + pw + `"}`, header: map[string]string{"Content-Type": "application/json; charset=utf-8"}}, 200, "")
 }

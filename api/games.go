@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -152,6 +153,36 @@ func parseMove(s string, next games.Color) (games.Move, error) {
 	return games.Play(next, p), nil
 }
 
+// notSGF refuses an SGF record sent as JSON or as a form (curl's
+// --data-binary without a Content-Type), naming the type to send instead
+// of a JSON syntax error at its "(".
+func notSGF(c *gin.Context, mt string) error {
+	br := bufio.NewReader(c.Request.Body)
+	c.Request.Body = struct {
+		io.Reader
+		io.Closer
+	}{br, c.Request.Body}
+	for {
+		b, err := br.Peek(1)
+		if err != nil || len(b) == 0 {
+			return nil
+		}
+		switch b[0] {
+		case ' ', '\t', '\r', '\n':
+			_, _ = br.ReadByte()
+			continue
+		case '(':
+			if mt == "" {
+				mt = "none"
+			}
+			return &Error{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type",
+				Message: "the body is an SGF record (it starts with \"(\") sent as " + strconv.Quote(mt) + "; send it with Content-Type: " + SGFType,
+				Details: map[string]any{"content_type": mt, "takes": SGFType}}
+		}
+		return nil
+	}
+}
+
 // submission reads either body form: JSON, or raw SGF with the source_id
 // (and optionally game_id, rated) in the query.
 func (s *Server) submission(c *gin.Context) (intake.Submission, error) {
@@ -177,6 +208,9 @@ func (s *Server) submission(c *gin.Context) (intake.Submission, error) {
 		return sub, nil
 	}
 	if err := jsonContentType(c, "application/json or "+SGFType); err != nil {
+		return intake.Submission{}, err
+	}
+	if err := notSGF(c, mt); err != nil {
 		return intake.Submission{}, err
 	}
 	var in gameIn
