@@ -555,10 +555,15 @@ func (r *Record) SGF() []byte {
 	clock := slices.SortedStableFunc(slices.Values(r.Clock), func(a, b Clock) int { return a.Move - b.Move })
 	ci, ki := 0, 0
 	annotate := func(move int) {
+		// One C per node: a second C in a node is dropped when read.
+		var texts []string
 		for ; ci < len(comments) && comments[ci].Move <= move; ci++ {
 			if comments[ci].Move == move {
-				prop("C", utf8Safe(comments[ci].Text))
+				texts = append(texts, utf8Safe(comments[ci].Text))
 			}
+		}
+		if len(texts) > 0 {
+			prop("C", strings.Join(texts, "\n"))
 		}
 		for ; ki < len(clock) && clock[ki].Move <= move; ki++ {
 			if c := clock[ki]; c.Move == move {

@@ -85,7 +85,9 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 			for _, q := range n.props[:pi] {
 				dup = dup || q.id == pr.id
 			}
-			if dup && !listProp(pr.id) && pr.id != "B" && pr.id != "W" && pr.id != "C" {
+			// C too: issue 12 keeps the first of any property given twice
+			// in a node, except the point lists (merged) and B/W (noted below).
+			if dup && !listProp(pr.id) && pr.id != "B" && pr.id != "W" {
 				if gameInfo(pr.id) {
 					dropped[pr.id] = append(dropped[pr.id], pr.vals[0])
 				} else {
