@@ -118,6 +118,12 @@ func TestConvert(t *testing.T) {
 	if !strings.Contains(back, "RU[Japanese]") || !strings.Contains(back, ";B[dd]") {
 		t.Errorf("converted:\n%s", back)
 	}
+	// Pandanet's time setting is written as TM.
+	ugf := writeFiles(t, map[string]string{"p.ugf": "[Header]\nSize=9\nPtime=J;240;0;0,J;240;0;0,0,0\n[Data]\nEE,B1,1,0\n"})
+	code, out, errOut = runCmd("convert", filepath.Join(ugf, "p.ugf"))
+	if code != exitOK || !strings.Contains(out, "TM[14400]") || !strings.Contains(errOut, "Ptime=") {
+		t.Errorf("ugf: exit %d\n%s\n%s", code, out, errOut)
+	}
 }
 
 // TestConvertKeepsEveryFile: two inputs that would have the same output
