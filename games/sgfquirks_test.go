@@ -411,3 +411,34 @@ func TestSGFOneCommentPerNode(t *testing.T) {
 		t.Errorf("comments %v, want %v (%q)\n%s", back.Comments, want, back.Assumptions, r.SGF())
 	}
 }
+
+// TestUnknownResultWrittenBack: a result the reader cannot read is kept
+// in the SGF it writes, as the file gave it; a known one as before.
+func TestUnknownResultWrittenBack(t *testing.T) {
+	const moves = ";B[ee];W[cc])"
+	for _, tc := range []struct{ in, re string }{
+		{"(;SZ[9]KM[7.5]RE[Unfinished]" + moves, "RE[Unfinished]"},
+		{"(;SZ[9]KM[7.5]RE[ Game suspended ]" + moves, "RE[Game suspended]"},
+		{"(;SZ[9]KM[7.5]RE[X+3]" + moves, "RE[X+3]"},
+		{"(;SZ[9]KM[7.5]RE[B]" + moves, "RE[B]"},
+		{"(;AP[YuanYu]SZ[9]KM[750]RU[Japanese]RE[B+0.0]" + moves, "RE[B+0.0]"},
+		{"(;SZ[9]KM[7.5]RE[Unfinished];B[ee];W[cc];B[];W[])", "RE[Unfinished]"},
+		{"(;SZ[9]KM[7.5]RE[黑中盘胜]" + moves, "RE[B+R]"},
+	} {
+		r, err := ParseRecord([]byte(tc.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := string(r.SGF())
+		if !strings.Contains(out, tc.re) || strings.Count(out, "RE[") != 1 {
+			t.Errorf("%s: wrote %s, want %s", tc.in, out, tc.re)
+		}
+		roundTrip(t, r)
+	}
+	// A text that reads as a result the record does not claim is not
+	// written: the SGF would claim what the record does not.
+	r := &Record{Size: 9, Rules: Chinese(), Komi: 7.5, Moves: seq("B ee"), ResultText: "B+R"}
+	if out := string(r.SGF()); strings.Contains(out, "RE[") {
+		t.Errorf("wrote %s", out)
+	}
+}
