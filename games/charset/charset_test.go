@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/japanese"
@@ -186,4 +187,21 @@ func TestDecodeErrors(t *testing.T) {
 	if !strings.Contains(r.Black.Name, "\uFFFD") || !hasNote(r, "CA[KLINGON]") {
 		t.Errorf("%q %q", r.Black.Name, r.Assumptions)
 	}
+}
+
+// FuzzDetect: any bytes are detected as some charset, giving valid UTF-8
+// with no replacement character, or refused; never a panic.
+func FuzzDetect(f *testing.F) {
+	f.Add([]byte("(;PB[\xc0\xcc\xbc\xbc\xb5\xb9]PW[\xb9\xda\xc1\xa4\xc8\xaf];B[ee])"))
+	f.Add([]byte("(;PB[\xbf\xc2\xbd\xe0];B[ee])"))
+	f.Add([]byte{0xb0, 0xa1, 0xff})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		text, used, err := charset.Decode("", data)
+		if err != nil {
+			return
+		}
+		if !utf8.Valid(text) || strings.ContainsRune(string(text), utf8.RuneError) || used == "" {
+			t.Fatalf("%q decoded as %s to %q", data, used, text)
+		}
+	})
 }
