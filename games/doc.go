@@ -20,7 +20,7 @@
 // through ReadOptions.Decode, which games/charset fills: games itself
 // stays free of the decoding tables. What the record says besides the
 // moves (date and PlayedAt, event, round, place, times, comments, clock,
-// source) is kept and written back.
+// source, the text of a result it cannot read) is kept and written back.
 //
 // The entry point for a finished game is Judge: it checks a Record field by
 // field, replays every move, counts the final position when the game

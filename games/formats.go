@@ -3,6 +3,7 @@ package games
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -320,9 +321,51 @@ func firstOf(vs ...string) (string, bool) {
 	return "", false
 }
 
+// ugfTime writes the time setting of a .ugf header, Ptime, as TM. Ptime
+// gives each side a field "J;240;0;0": the time system, the main time in
+// minutes, and two numbers no description of the format explains (aeb's
+// ugi2sgf reads the main time alone), which are left unread.
+func ugfTime(w *sgfWriter, ptime string) []string {
+	if strings.TrimSpace(ptime) == "" {
+		return nil
+	}
+	var mins []int
+	rest := false // a field after the main time is not 0
+	for _, f := range strings.Split(ptime, ",") {
+		sub := strings.Split(f, ";")
+		if len(sub) < 2 {
+			continue // the trailing fields hold no ';'
+		}
+		m, err := strconv.Atoi(strings.TrimSpace(sub[1]))
+		if err != nil || m < 0 {
+			return []string{fmt.Sprintf("ugf: Ptime=%s is not a time setting this reader knows: no TM", ptime)}
+		}
+		mins = append(mins, m)
+		for _, x := range sub[2:] {
+			rest = rest || strings.TrimSpace(x) != "0"
+		}
+	}
+	switch {
+	case len(mins) == 0:
+		return []string{fmt.Sprintf("ugf: Ptime=%s is not a time setting this reader knows: no TM", ptime)}
+	case slices.ContainsFunc(mins, func(m int) bool { return m != mins[0] }):
+		// SGF has one TM for both sides.
+		return []string{fmt.Sprintf("ugf: Ptime=%s gives the sides different main times: no TM", ptime)}
+	case mins[0] == 0:
+		return []string{fmt.Sprintf("ugf: Ptime=%s gives no main time: no TM", ptime)}
+	}
+	tm := strconv.Itoa(mins[0] * 60)
+	w.prop("TM", tm)
+	note := fmt.Sprintf("ugf: Ptime=%s read as %d minutes' main time each (TM[%s])", ptime, mins[0], tm)
+	if rest {
+		note += "; its other numbers are not read, and no OT is given"
+	}
+	return []string{note}
+}
+
 // ugfToSGF converts a Pandanet .ugf/.ugi file: a [Header] section of
 // Name=value lines (Size, Hdcp=handicap,komi, Winner=colour,margin,
-// PlayerB/PlayerW=name,rank,…, Date, Place, Title, CoordinateType) and a
+// PlayerB/PlayerW=name,rank,…, Date, Place, Title, Ptime, CoordinateType) and a
 // [Data] section of moves "QD,B1,time": the point as two letters from
 // 'A' (from the top left, or from the bottom left when CoordinateType is
 // IGS), the colour and move number (0 for handicap stones), a point off
@@ -402,6 +445,7 @@ func ugfToSGF(text string) (string, []string, error) {
 		d, _, _ = strings.Cut(d, ",")
 		w.prop("DT", strings.ReplaceAll(strings.TrimSpace(d), "/", "-"))
 	}
+	notes = append(notes, ugfTime(&w, header["PTIME"])...)
 	handicap := 0
 	if h := strings.Split(header["HDCP"], ","); len(h) >= 1 && h[0] != "" {
 		handicap, _ = strconv.Atoi(strings.TrimSpace(h[0]))

@@ -64,6 +64,7 @@ Date=2004/01/25,10:00
 Rule=JPN
 Size=19
 Hdcp=2,0.5
+Ptime=J;240;0;0,J;240;0;0,0,0
 Winner=W,4.5
 PlayerB=alpha,3d,
 PlayerW=beta,5d,
@@ -91,10 +92,33 @@ func TestReadUGF(t *testing.T) {
 	wantSetup := []Stone{{Black, pt("pd")}, {Black, pt("dp")}}
 	if !reflect.DeepEqual(r.Setup, wantSetup) || r.Handicap != 2 || r.Komi != 0.5 || r.Result != "W+4.5" ||
 		!reflect.DeepEqual(r.Moves, seq("W qp, B dd, W pass, B pass")) || r.Black != (Player{"alpha", "3d"}) ||
-		r.GameName != "Oteai" || r.Place != "IGS" || r.Date != "2004-01-25" || r.Rules != Japanese() {
+		r.GameName != "Oteai" || r.Place != "IGS" || r.Date != "2004-01-25" || r.Rules != Japanese() ||
+		r.TimeLimit != "14400" || !hasNote(r, "Ptime=J;240;0;0,J;240;0;0,0,0 read as 240 minutes' main time each (TM[14400])") {
 		t.Fatalf("got %+v", r)
 	}
 	roundTrip(t, r)
+}
+
+// TestReadUGFTime: Ptime's main time becomes TM; what it cannot say is
+// said in a note, never guessed.
+func TestReadUGFTime(t *testing.T) {
+	for _, tc := range []struct{ ptime, tm, note string }{
+		{"J;180;0;0,J;180;0;0,0,0", "10800", "read as 180 minutes' main time each"},
+		{"J;60;1;5,J;60;1;5,0,0", "3600", "its other numbers are not read"},
+		{"J;60;0;0", "3600", "read as 60 minutes"},
+		{"J;240;0;0,J;180;0;0,0,0", "", "different main times: no TM"},
+		{"J;0;0;0,J;0;0;0,0,0", "", "no main time"},
+		{"fast", "", "not a time setting this reader knows"},
+		{"J;x;0;0", "", "not a time setting this reader knows"},
+	} {
+		recs, err := ReadRecords([]byte("[Header]\nSize=9\nPtime="+tc.ptime+"\n[Data]\nEE,B1,1,0\n"), ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := recs[0]; r.TimeLimit != tc.tm || !hasNote(r, tc.note) || r.Overtime != "" {
+			t.Errorf("Ptime=%s: TM %q OT %q, want %q (%q)", tc.ptime, r.TimeLimit, r.Overtime, tc.tm, r.Assumptions)
+		}
+	}
 }
 
 // TestReadRecordsCollection: a file of several games is several records.

@@ -55,6 +55,11 @@ type Record struct {
 	Source   string    `json:"source,omitempty"`
 	Comments []Comment `json:"comments,omitempty"` // C (GC for the game)
 	Clock    []Clock   `json:"clock,omitempty"`    // BL/WL, OB/OW: time left after moves
+	// ResultText is RE as the file gave it when it gives no result
+	// ("Unfinished"; Result is then ""), for the SGF written back. Never
+	// judged, and in no hash (intake's ContentHash and BoundHash), so
+	// that keeping it leaves the hashes of stored games as they were.
+	ResultText string `json:"result_text,omitempty"`
 
 	// Assumptions says what a reader assumed to accept a quirky file
 	// (komi ×100, missing final passes, …). Not written back.

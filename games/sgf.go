@@ -496,9 +496,6 @@ func (r *Record) SGF() []byte {
 			prop(f.id, utf8Safe(sgfSimpleText(f.v))) // SimpleText: one line
 		}
 	}
-	if r.Result != "" {
-		prop("RE", r.Result)
-	}
 	// Dead stones go out as TB/TW: the point of a dead white stone is
 	// Black's territory and the other way round.
 	var tb, tw []string
@@ -514,15 +511,24 @@ func (r *Record) SGF() []byte {
 			}
 		}
 	}
-	if r.End != "" {
-		counted := len(tb)+len(tw) > 0
-		if n := r.Rules.PassesToEnd; len(r.Moves) >= n && n > 0 {
-			passes := true
-			for _, m := range r.Moves[len(r.Moves)-n:] {
-				passes = passes && m.Pass
-			}
-			counted = counted || passes
+	counted := len(tb)+len(tw) > 0
+	if n := r.Rules.PassesToEnd; len(r.Moves) >= n && n > 0 {
+		passes := true
+		for _, m := range r.Moves[len(r.Moves)-n:] {
+			passes = passes && m.Pass
 		}
+		counted = counted || passes
+	}
+	if r.Result != "" {
+		prop("RE", r.Result)
+	} else if t := utf8Safe(sgfSimpleText(r.ResultText)); t != "" {
+		// The file's own words for an unknown result, unless they would
+		// read back as a result the record does not claim.
+		if _, res := claimedResult(t, r.Rules, counted); res == "" {
+			prop("RE", t)
+		}
+	}
+	if r.End != "" {
 		res, known, err := ParseResult(r.Result)
 		e, by := EndReason(""), Empty
 		if known && err == nil {
@@ -555,10 +561,15 @@ func (r *Record) SGF() []byte {
 	clock := slices.SortedStableFunc(slices.Values(r.Clock), func(a, b Clock) int { return a.Move - b.Move })
 	ci, ki := 0, 0
 	annotate := func(move int) {
+		// One C per node: a second C in a node is dropped when read.
+		var texts []string
 		for ; ci < len(comments) && comments[ci].Move <= move; ci++ {
 			if comments[ci].Move == move {
-				prop("C", utf8Safe(comments[ci].Text))
+				texts = append(texts, utf8Safe(comments[ci].Text))
 			}
+		}
+		if len(texts) > 0 {
+			prop("C", strings.Join(texts, "\n"))
 		}
 		for ; ki < len(clock) && clock[ki].Move <= move; ki++ {
 			if c := clock[ki]; c.Move == move {

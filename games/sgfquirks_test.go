@@ -184,9 +184,29 @@ func TestMalformedQuirks(t *testing.T) {
 				t.Errorf("black %q", r.Black.Name)
 			}
 		}},
-		{"C twice in a node: both kept", "(;SZ[9];B[ee]C[one]C[two])", "", func(t *testing.T, r *Record) {
-			if len(r.Comments) != 1 || r.Comments[0] != (Comment{1, "one\ntwo"}) {
+		{"C twice in a node: the first kept", "(;SZ[9];B[ee]C[one]C[two])", "C given twice in one node (byte 20): the first kept", func(t *testing.T, r *Record) {
+			if len(r.Comments) != 1 || r.Comments[0] != (Comment{1, "one"}) {
 				t.Errorf("comments %v", r.Comments)
+			}
+		}},
+		{"C in the root and GC: both kept", "(;SZ[9]GC[game]C[root];B[ee])", "", func(t *testing.T, r *Record) {
+			if len(r.Comments) != 1 || r.Comments[0] != (Comment{0, "game\nroot"}) || len(r.Assumptions) > 1 {
+				t.Errorf("comments %v %q", r.Comments, r.Assumptions)
+			}
+		}},
+		{"PW, RE, DT, BR, EV twice in a node: the first kept", "(;SZ[9]PW[a]PW[b]RE[B+R]RE[W+R]DT[2024-01-02]DT[1999-01-01]BR[3d]BR[5d]EV[x]EV[y];B[ee])", "dropped RE[W+R]", func(t *testing.T, r *Record) {
+			if r.White.Name != "a" || r.Result != "B+R" || r.Date != "2024-01-02" || r.Black.Rank != "3d" || r.Event != "x" {
+				t.Errorf("%+v", r)
+			}
+			for _, id := range []string{"PW", "DT", "BR", "EV"} {
+				if !hasNote(r, id+" given 2 times: the first kept") {
+					t.Errorf("no note on %s: %q", id, r.Assumptions)
+				}
+			}
+		}},
+		{"BL twice in a node: the first kept", "(;SZ[9];B[ee]BL[30]BL[10])", "BL given twice in one node", func(t *testing.T, r *Record) {
+			if len(r.Clock) != 1 || r.Clock[0].Seconds != 30 {
+				t.Errorf("clock %v", r.Clock)
 			}
 		}},
 		{"B twice in a node: the first kept", "(;SZ[9];B[ee]B[aa])", "B given twice in one node", wantMoves("B ee")},
@@ -377,4 +397,48 @@ func TestLongTextQuirks(t *testing.T) {
 			}
 		}},
 	})
+}
+
+// TestSGFOneCommentPerNode: two comments after one move go out as one C,
+// since the reader keeps only the first C of a node.
+func TestSGFOneCommentPerNode(t *testing.T) {
+	r := &Record{Size: 9, Rules: Chinese(), Komi: 7.5, Moves: seq("B ee"), Comments: []Comment{{1, "a"}, {0, "game"}, {1, "b"}}}
+	back, err := ParseRecord(r.SGF())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Comment{{0, "game"}, {1, "a\nb"}}; !reflect.DeepEqual(back.Comments, want) || hasNote(back, "given twice") {
+		t.Errorf("comments %v, want %v (%q)\n%s", back.Comments, want, back.Assumptions, r.SGF())
+	}
+}
+
+// TestUnknownResultWrittenBack: a result the reader cannot read is kept
+// in the SGF it writes, as the file gave it; a known one as before.
+func TestUnknownResultWrittenBack(t *testing.T) {
+	const moves = ";B[ee];W[cc])"
+	for _, tc := range []struct{ in, re string }{
+		{"(;SZ[9]KM[7.5]RE[Unfinished]" + moves, "RE[Unfinished]"},
+		{"(;SZ[9]KM[7.5]RE[ Game suspended ]" + moves, "RE[Game suspended]"},
+		{"(;SZ[9]KM[7.5]RE[X+3]" + moves, "RE[X+3]"},
+		{"(;SZ[9]KM[7.5]RE[B]" + moves, "RE[B]"},
+		{"(;AP[YuanYu]SZ[9]KM[750]RU[Japanese]RE[B+0.0]" + moves, "RE[B+0.0]"},
+		{"(;SZ[9]KM[7.5]RE[Unfinished];B[ee];W[cc];B[];W[])", "RE[Unfinished]"},
+		{"(;SZ[9]KM[7.5]RE[黑中盘胜]" + moves, "RE[B+R]"},
+	} {
+		r, err := ParseRecord([]byte(tc.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := string(r.SGF())
+		if !strings.Contains(out, tc.re) || strings.Count(out, "RE[") != 1 {
+			t.Errorf("%s: wrote %s, want %s", tc.in, out, tc.re)
+		}
+		roundTrip(t, r)
+	}
+	// A text that reads as a result the record does not claim is not
+	// written: the SGF would claim what the record does not.
+	r := &Record{Size: 9, Rules: Chinese(), Komi: 7.5, Moves: seq("B ee"), ResultText: "B+R"}
+	if out := string(r.SGF()); strings.Contains(out, "RE[") {
+		t.Errorf("wrote %s", out)
+	}
 }

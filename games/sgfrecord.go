@@ -85,7 +85,9 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 			for _, q := range n.props[:pi] {
 				dup = dup || q.id == pr.id
 			}
-			if dup && !listProp(pr.id) && pr.id != "B" && pr.id != "W" && pr.id != "C" {
+			// C too: issue 12 keeps the first of any property given twice
+			// in a node, except the point lists (merged) and B/W (noted below).
+			if dup && !listProp(pr.id) && pr.id != "B" && pr.id != "W" {
 				if gameInfo(pr.id) {
 					dropped[pr.id] = append(dropped[pr.id], pr.vals[0])
 				} else {
@@ -543,24 +545,13 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 	}
 	counted := endedByPasses || len(tb)+len(tw) > 0
 	if v, _, ok := one("RE"); ok {
-		rr := readResult(v, r.Rules.Scoring == ScoringArea)
-		if w := rr.res.Winner; rr.known && rr.res.End == EndScore && !rr.res.NoMargin && rr.res.Margin == 0 && w != Empty && w != r.Rules.TieWinner {
-			// A win by 0 points is no count under rules that give a tie
-			// to nobody: Fox's YuanYu client writes B+0.0 and W+0.0 for
-			// games that ended before counting (143 of the AI corpus,
-			// none ended by passes). The winner is all it says.
-			rr = resultRead{res: Result{Winner: w}, winnerOnly: true,
-				note: "RE[" + v + "] is a win by 0 points, which no count under these rules gives: it names the winner (" + w.String() + ") but not how the game ended"}
-		}
+		rr, res := claimedResult(v, r.Rules, counted)
+		r.Result = res
 		switch {
 		case rr.known && rr.note == "":
-			r.Result = strings.TrimSpace(v)
 		case rr.known:
-			r.Result = rr.res.String()
 			note("%s", rr.note)
 		case rr.winnerOnly && counted:
-			rr.res.End, rr.res.NoMargin = EndScore, true
-			r.Result = rr.res.String()
 			note("%s: play ended by passes, so a win by counting (%s) assumed", rr.note, r.Result)
 		case rr.winnerOnly:
 			note("%s: the result is unknown", rr.note)
@@ -569,6 +560,12 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 		}
 		if r.Result != "" {
 			r.End, r.EndBy = endFromResult(rr.res, counted)
+		} else if t := text("RE"); t != "" {
+			// Kept for the SGF written back; only if, as written, it
+			// still reads as no result (the round trip gives the same).
+			if _, again := claimedResult(t, r.Rules, counted); again == "" {
+				r.ResultText = t
+			}
 		}
 	}
 	if v, off, ok := one("ER"); ok {
@@ -600,6 +597,31 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 		r.Dead = deadFromTerritory(r, tbs, tws)
 	}
 	return r, nil
+}
+
+// claimedResult reads an RE value: what was read, and the claimed result
+// in SGF form, "" when the result is unknown. counted: play ended by
+// passes or territory is marked.
+func claimedResult(v string, rules Ruleset, counted bool) (resultRead, string) {
+	rr := readResult(v, rules.Scoring == ScoringArea)
+	if w := rr.res.Winner; rr.known && rr.res.End == EndScore && !rr.res.NoMargin && rr.res.Margin == 0 && w != Empty && w != rules.TieWinner {
+		// A win by 0 points is no count under rules that give a tie
+		// to nobody: Fox's YuanYu client writes B+0.0 and W+0.0 for
+		// games that ended before counting (143 of the AI corpus,
+		// none ended by passes). The winner is all it says.
+		rr = resultRead{res: Result{Winner: w}, winnerOnly: true,
+			note: "RE[" + v + "] is a win by 0 points, which no count under these rules gives: it names the winner (" + w.String() + ") but not how the game ended"}
+	}
+	switch {
+	case rr.known && rr.note == "":
+		return rr, strings.TrimSpace(v)
+	case rr.known:
+		return rr, rr.res.String()
+	case rr.winnerOnly && counted:
+		rr.res.End, rr.res.NoMargin = EndScore, true
+		return rr, rr.res.String()
+	}
+	return rr, ""
 }
 
 func sortedKeys(m map[string][]string) []string {

@@ -118,6 +118,16 @@ func TestConvert(t *testing.T) {
 	if !strings.Contains(back, "RU[Japanese]") || !strings.Contains(back, ";B[dd]") {
 		t.Errorf("converted:\n%s", back)
 	}
+	// Pandanet's time setting is written as TM; a result the reader
+	// cannot read, as the file gave it.
+	more := writeFiles(t, map[string]string{
+		"p.ugf": "[Header]\nSize=9\nPtime=J;240;0;0,J;240;0;0,0,0\n[Data]\nEE,B1,1,0\n",
+		"u.sgf": "(;SZ[9]KM[7.5]RE[Game suspended];B[ee])",
+	})
+	code, out, errOut = runCmd("convert", filepath.Join(more, "p.ugf"), filepath.Join(more, "u.sgf"))
+	if code != exitOK || !strings.Contains(out, "TM[14400]") || !strings.Contains(errOut, "Ptime=") || !strings.Contains(out, "RE[Game suspended]") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
 }
 
 // TestConvertKeepsEveryFile: two inputs that would have the same output

@@ -43,10 +43,14 @@ var detectOrder = []struct {
 var ErrUnknown = errors.New("charset: unknown charset or bytes that decode in none")
 
 // Decode decodes data from the named charset into UTF-8 and returns the
-// canonical name of the charset used. name "" detects: the first charset
-// of detectOrder in which the bytes decode with no invalid sequence.
+// canonical name of the charset used. name "" detects: EUC-KR when the
+// bytes read as Korean text (readKorean), else the first charset of
+// detectOrder in which the bytes decode with no invalid sequence.
 func Decode(name string, data []byte) ([]byte, string, error) {
 	if strings.TrimSpace(name) == "" {
+		if text, ok := readKorean(data); ok {
+			return text, "EUC-KR", nil
+		}
 		for _, d := range detectOrder {
 			if text, err := clean(d.enc, data); err == nil {
 				return text, d.name, nil

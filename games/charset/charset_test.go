@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/japanese"
@@ -93,6 +94,41 @@ func TestDetectGB18030(t *testing.T) {
 	}
 }
 
+// TestDetectKorean: a Korean file without CA in EUC-KR decodes cleanly
+// as GB18030 too (이세돌 → 捞技倒); it is read as EUC-KR when that gives
+// common Korean and GB18030 rare characters, and says so. Chinese files
+// stay GB18030, their text read as EUC-KR being rare syllables (柯洁 →
+// 온썅) or Hanja.
+func TestDetectKorean(t *testing.T) {
+	for _, tc := range []struct {
+		enc                  encoding.Encoding
+		black, white, result string
+		charset, re          string
+	}{
+		{korean.EUCKR, "이세돌", "박정환", "백 불계승", "EUC-KR", "W+R"},
+		{korean.EUCKR, "신진서", "최정", "", "EUC-KR", ""},
+		{korean.EUCKR, "송태곤", "조훈현", "", "EUC-KR", ""},
+		{simplifiedchinese.GBK, "柯洁", "古力", "黑中盘胜", "GB18030", "B+R"},
+		{simplifiedchinese.GBK, "柯洁", "常昊", "", "GB18030", ""},
+		{simplifiedchinese.GBK, "朴廷桓", "李昌镐", "白中盘胜", "GB18030", "W+R"},
+		{simplifiedchinese.GBK, "古力", "丁浩", "", "GB18030", ""},
+	} {
+		in := fmt.Sprintf("(;SZ[19]PB[%s]PW[%s]", tc.black, tc.white)
+		if tc.result != "" {
+			in += "RE[" + tc.result + "]"
+		}
+		r := read(t, encode(t, tc.enc, in+";B[pd])"))
+		if r.Black.Name != tc.black || r.White.Name != tc.white || r.Result != tc.re || !hasNote(r, "no CA and the bytes are not UTF-8: decoded as "+tc.charset) {
+			t.Errorf("%s %s: black %q white %q result %q (%q)", tc.black, tc.white, r.Black.Name, r.White.Name, r.Result, r.Assumptions)
+		}
+	}
+	// Named by CA, a charset is not second-guessed.
+	r := read(t, encode(t, simplifiedchinese.GBK, "(;CA[GBK]SZ[19]PB[捞技倒];B[pd])"))
+	if r.Black.Name != "捞技倒" {
+		t.Errorf("CA[GBK]: %q", r.Black.Name)
+	}
+}
+
 // TestCutUTF8StaysUTF8: a UTF-8 file whose name was cut inside a
 // character (as Fox's YuanYu client writes PW[东方明\xe7\x8f]) is read as
 // UTF-8 with those bytes replaced, labelled or not. Detected as GB18030
@@ -151,4 +187,21 @@ func TestDecodeErrors(t *testing.T) {
 	if !strings.Contains(r.Black.Name, "\uFFFD") || !hasNote(r, "CA[KLINGON]") {
 		t.Errorf("%q %q", r.Black.Name, r.Assumptions)
 	}
+}
+
+// FuzzDetect: any bytes are detected as some charset, giving valid UTF-8
+// with no replacement character, or refused; never a panic.
+func FuzzDetect(f *testing.F) {
+	f.Add([]byte("(;PB[\xc0\xcc\xbc\xbc\xb5\xb9]PW[\xb9\xda\xc1\xa4\xc8\xaf];B[ee])"))
+	f.Add([]byte("(;PB[\xbf\xc2\xbd\xe0];B[ee])"))
+	f.Add([]byte{0xb0, 0xa1, 0xff})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		text, used, err := charset.Decode("", data)
+		if err != nil {
+			return
+		}
+		if !utf8.Valid(text) || strings.ContainsRune(string(text), utf8.RuneError) || used == "" {
+			t.Fatalf("%q decoded as %s to %q", data, used, text)
+		}
+	})
 }

@@ -5,7 +5,8 @@
 // decodes a file as its CA property says, or, when a file names no
 // charset and its bytes are not UTF-8, as the first of the usual CJK
 // charsets its bytes decode in without error (GB18030 first: Chinese
-// servers write most such files).
+// servers write most such files), except that bytes reading as Korean
+// text in EUC-KR, and as rare characters in GB18030, are EUC-KR.
 //
 // The rules engine (games) is pure and imports only the standard library;
 // the decoding tables live here, with golang.org/x/text, so that games
