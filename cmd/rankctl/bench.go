@@ -374,5 +374,8 @@ func counts[K cmp.Ordered](m map[K]int) string {
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		parts = append(parts, fmt.Sprintf("%d×%v", m[k], k))
 	}
+	if len(parts) == 0 {
+		return "none" // a line must not end in a dangling label
+	}
 	return strings.Join(parts, " ")
 }

@@ -200,8 +200,10 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		for _, o := range sum.Refused {
 			fmt.Fprintf(stdout, "%s: refused: %s: %s\n", o.Source, o.Code, o.Reason)
 		}
+		// The games read add up: rated, duplicates and refused games; an
+		// unreadable file is counted as a file, not as a game.
 		fmt.Fprintf(stdout, "read %d games from %d files (%d unreadable): %d rated, %d duplicates, %d refused; %d players created; %.1f s, %.0f games/s\n",
-			sum.Read, sum.Files, sum.Unreadable, sum.Rated, sum.Duplicates, len(sum.Refused), len(sum.Created), sum.Seconds, sum.PerSecond)
+			sum.Read, sum.Files, sum.Unreadable, sum.Rated, sum.Duplicates, len(sum.Refused)-sum.Unreadable, len(sum.Created), sum.Seconds, sum.PerSecond)
 	}
 	if len(sum.Refused) > 0 {
 		return exitNo

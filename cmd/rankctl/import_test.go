@@ -102,6 +102,11 @@ func TestImportArchive(t *testing.T) {
 			t.Fatalf("refused %+v, want unknown_player", o)
 		}
 	}
+	// The summary line's games add up; the unreadable file is a file.
+	if code, out, _ := runCtl("import", "--data-dir", t.TempDir(), dir); code != exitNo ||
+		!strings.Contains(out, "read 5 games from 4 files (1 unreadable): 0 rated, 0 duplicates, 5 refused;") {
+		t.Fatalf("summary line: exit %d\n%s", code, out)
+	}
 
 	code, sum, errs = importJSON(t, "--create-players", "--batch", "2", "--data-dir", data, dir)
 	if code != exitNo || sum.Rated != 3 || sum.Duplicates != 1 || len(sum.Refused) != 2 || len(sum.Created) != 3 || sum.Bulk != 3 {

@@ -238,3 +238,13 @@ func TestSimReport(t *testing.T) {
 		t.Errorf("inconsistent %d, one-sided %d; want 2 and 1", rep.Inconsistent, rep.OneSided)
 	}
 }
+
+// A count of nothing reads as none, not as a label with nothing after it.
+func TestCountsOfNothing(t *testing.T) {
+	if got := counts(map[string]int{}); got != "none" {
+		t.Errorf("counts of none = %q", got)
+	}
+	if got := counts(map[string]int{"b": 1, "a": 2}); got != "2×a 1×b" {
+		t.Errorf("counts = %q", got)
+	}
+}

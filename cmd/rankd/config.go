@@ -113,7 +113,7 @@ func (c *Config) settings() []setting {
 		{flag: "admin-password", env: "RANK_ADMIN_PASSWORD", usage: "password of the admin created at start", value: (*stringValue)(&c.AdminPassword), secret: true},
 		{flag: "token-ttl", env: "RANK_TOKEN_TTL", usage: "lifetime of bearer tokens", value: (*durationValue)(&c.TokenTTL)},
 		{flag: "body-limit", env: "RANK_BODY_LIMIT", usage: "largest request body in bytes (413 above)", value: (*int64Value)(&c.BodyLimit)},
-		{flag: "log-level", env: "RANK_LOG_LEVEL", usage: "debug, info, warn or error", value: (*levelValue)(&c.LogLevel)},
+		{flag: "log-level", env: "RANK_LOG_LEVEL", usage: "debug, info (the default), warn or error", value: (*levelValue)(&c.LogLevel)},
 		{flag: "log-format", env: "RANK_LOG_FORMAT", usage: "text or json", value: (*formatValue)(&c.LogFormat)},
 		{flag: "shutdown-timeout", env: "RANK_SHUTDOWN_TIMEOUT", usage: "how long a graceful stop waits for requests in flight", value: (*durationValue)(&c.ShutdownTimeout)},
 		{flag: "trusted-proxies", env: "RANK_TRUSTED_PROXIES", usage: "comma-separated IPs or CIDRs whose X-Forwarded-For is believed", value: (*listValue)(&c.TrustedProxies)},
