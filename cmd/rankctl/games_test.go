@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -126,6 +128,29 @@ func TestScore(t *testing.T) {
 	code, out, _ = runCmd("score", golden+"seki-chinese.sgf")
 	if code != exitOK || !strings.HasPrefix(out, "W+26\n") || !strings.Contains(out, "claimed: W+26 (agrees)") {
 		t.Fatalf("text: exit %d\n%s", code, out)
+	}
+	// A resignation is taken as claimed, whatever the position counts,
+	// as a directory's score judges it; an illegal record is named by its
+	// move there too, as check names it.
+	dir := t.TempDir()
+	res := filepath.Join(dir, "res.sgf")
+	if err := os.WriteFile(res, []byte("(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]PB[a]PW[b]RE[B+R];B[ee];W[cc];B[gc];W[cg])"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runCmd("score", res)
+	if code != exitOK || !strings.HasPrefix(out, "W+7.5\n") || !strings.Contains(out, "claimed: B+R (agrees: the game ended before a count") {
+		t.Fatalf("a resignation, one file: exit %d\n%s", code, out)
+	}
+	ko, err := os.ReadFile(golden + "ko-immediate.sgf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ko.sgf"), ko, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runCmd("score", dir)
+	if code != exitNo || !strings.Contains(out, "res.sgf: B+R, claimed B+R: agrees") || !strings.Contains(out, "ko.sgf: move 2 (W B4): ko") {
+		t.Fatalf("a directory: exit %d\n%s", code, out)
 	}
 	for _, bad := range [][]string{
 		{"score", "--dead", "zz", golden + "seki-chinese.sgf"},

@@ -159,9 +159,11 @@ func runScore(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, p := range s.Dead {
 		out.Dead = append(out.Dead, p.String())
 	}
+	notCounted := false
 	if claim, ok, err := games.ParseResult(r.Result); err == nil && ok {
 		a := scoreAgrees(claim, s.Result)
 		out.Agrees = &a
+		notCounted = claim.End != games.EndScore && claim.End != games.EndVoid
 	}
 	if o.asJSON {
 		writeJSON(stdout, out)
@@ -192,7 +194,10 @@ func runScore(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		out.Rules, out.Scoring, r.Komi, r.Handicap, s.Compensation, s.Dame, s.Seki, len(s.Dead))
 	if out.Agrees != nil {
 		verdict := "agrees"
-		if !*out.Agrees {
+		switch {
+		case notCounted:
+			verdict = "agrees: the game ended before a count and is taken as claimed; the count above is of the position as it stands"
+		case !*out.Agrees:
 			verdict = "disagrees"
 		}
 		fmt.Fprintf(stdout, "claimed: %s (%s)\n", r.Result, verdict)
@@ -201,13 +206,21 @@ func runScore(_ context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // scoreAgrees: the count gives the claimed winner (or a draw for a drawn
-// claim) and, when the claim states a margin, that margin. A resignation
-// claim agrees when the count has the same winner.
+// claim) and, when the claim states a margin, that margin. A claim that
+// is no count (a resignation, time, a forfeit, a draw by decision) agrees whatever the
+// position counts, as the judge takes it (and a directory's score
+// says): the game stopped before the count.
 func scoreAgrees(claim, count games.Result) bool {
-	if claim.End == games.EndVoid || claim.Winner != count.Winner {
+	if claim.End == games.EndVoid {
 		return false
 	}
-	if claim.End != games.EndScore || claim.NoMargin || claim.Winner == games.Empty {
+	if claim.End != games.EndScore {
+		return true
+	}
+	if claim.Winner != count.Winner {
+		return false
+	}
+	if claim.NoMargin || claim.Winner == games.Empty {
 		return true
 	}
 	return claim.Margin == count.Margin
@@ -289,6 +302,11 @@ func scoreMany(o *scoreOptions, args []string, komi func(*games.Record) bool, st
 				sum.no++
 				code = max(code, exitNo)
 			case err != nil:
+				// An illegal move is the record's first fault, as check
+				// says, before a missing end or result.
+				if _, rerr := games.Replay(r); rerr != nil {
+					err = rerr
+				}
 				line.Error = err.Error()
 				sum.other++
 				code = max(code, exitNo)
