@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -531,6 +532,7 @@ func (s *Server) classTable(c *gin.Context) {
 	by, _ := principalOf(c)
 	t, err := s.deps.Schools.Table(c.Request.Context(), by, c.Param("id"), q)
 	if err != nil {
+		err = queryFault(err)
 		s.fail(c, err)
 		return
 	}
@@ -546,6 +548,7 @@ func (s *Server) schoolTable(c *gin.Context) {
 	by, _ := principalOf(c)
 	t, err := s.deps.Schools.SchoolTable(c.Request.Context(), by, c.Param("id"), q)
 	if err != nil {
+		err = queryFault(err)
 		s.fail(c, err)
 		return
 	}
@@ -623,6 +626,17 @@ func (s *Server) answerProgress(c *gin.Context, p schools.Progress, name string)
 	c.JSON(http.StatusOK, out)
 }
 
+// queryFault answers a field the service refused as the query parameter
+// it came from (invalid_parameter, as every route's query), not as a
+// body's invalid_field: the tables' and progress' fields are all query.
+func queryFault(err error) error {
+	var fe *schools.FieldError
+	if errors.As(err, &fe) {
+		return badParam(fe.Field, fe.Field+": "+fe.Reason)
+	}
+	return err
+}
+
 // progressQuery reads from, to and by.
 func progressQuery(c *gin.Context) schools.ProgressQuery {
 	return schools.ProgressQuery{From: c.Query("from"), To: c.Query("to"), Step: c.Query("by")}
@@ -632,6 +646,7 @@ func (s *Server) classProgress(c *gin.Context) {
 	by, _ := principalOf(c)
 	p, err := s.deps.Schools.Progress(c.Request.Context(), by, c.Param("id"), progressQuery(c))
 	if err != nil {
+		err = queryFault(err)
 		s.fail(c, err)
 		return
 	}
@@ -642,6 +657,7 @@ func (s *Server) studentProgress(c *gin.Context) {
 	by, _ := principalOf(c)
 	p, err := s.deps.Schools.StudentProgress(c.Request.Context(), by, c.Param("id"), c.Param("username"), progressQuery(c))
 	if err != nil {
+		err = queryFault(err)
 		s.fail(c, err)
 		return
 	}

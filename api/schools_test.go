@@ -176,8 +176,14 @@ func TestSchoolFlowOverHTTP(t *testing.T) {
 	if it := page.JSON["items"].([]any); len(it) != 1 || it[0].(map[string]any)["username"] != "stu-c" || page.JSON["next_cursor"] != nil {
 		t.Errorf("second page %s", page.Body)
 	}
-	w.expect(req{method: "GET", path: cls + "/table?sort=name&cursor=" + cur, token: w.tt}, 400, "invalid_field")
-	w.expect(req{method: "GET", path: cls + "/table?sort=shoe", token: w.tt}, 400, "invalid_field")
+	// A query's faults are its parameters' (invalid_parameter), as on
+	// every route, not a body's fields.
+	if out := w.expect(req{method: "GET", path: cls + "/table?sort=name&cursor=" + cur, token: w.tt}, 400, "invalid_parameter"); out.errDetails()["parameter"] == nil {
+		t.Errorf("a cursor of another sort: %s", out.Body)
+	}
+	if out := w.expect(req{method: "GET", path: cls + "/table?sort=shoe", token: w.tt}, 400, "invalid_parameter"); out.errDetails()["parameter"] != "sort" {
+		t.Errorf("an unknown sort: %s", out.Body)
+	}
 	// CSV in Chinese: BOM, header, ranks as 级.
 	out = w.expect(req{method: "GET", path: cls + "/table?lang=zh", token: w.tt, header: map[string]string{"Accept": "text/csv"}}, 200, "")
 	text := string(out.Body)
@@ -195,13 +201,13 @@ func TestSchoolFlowOverHTTP(t *testing.T) {
 	w.expect(req{method: "GET", path: cls + "/table?lang=fr", token: w.tt, header: map[string]string{"Accept": "text/csv"}}, 400, "invalid_parameter")
 	// Progress: dates checked, by week, CSV.
 	for _, q := range []string{"from=2026-03-10&to=2026-03-01", "from=2020-01-01&to=2026-03-01", "from=2026-3-1"} {
-		out = w.expect(req{method: "GET", path: cls + "/progress?" + q, token: w.tt}, 400, "invalid_field")
+		out = w.expect(req{method: "GET", path: cls + "/progress?" + q, token: w.tt}, 400, "invalid_parameter")
 		want := "to"
 		if strings.HasSuffix(q, "3-1") {
 			want = "from"
 		}
-		if out.errDetails()["field"] != want {
-			t.Errorf("%s: field %v, want %s", q, out.errDetails()["field"], want)
+		if out.errDetails()["parameter"] != want {
+			t.Errorf("%s: parameter %v, want %s", q, out.errDetails()["parameter"], want)
 		}
 	}
 	out = w.expect(req{method: "GET", path: cls + "/progress?from=2026-02-20&to=2026-03-31&by=week", token: w.tt}, 200, "")
