@@ -91,8 +91,9 @@ func (s *Service) addManagedKeyed(ctx context.Context, by players.Principal, c C
 	}
 	made, err := s.accounts.RemakeManaged(ctx, sch.ID, by.Username, rec.Usernames, rec.Created)
 	if errors.Is(err, players.ErrNotManaged) {
-		// Changed between the check and the reset (a first sign-in).
-		return Class{}, nil, &ManagedChangedError{Entries: []EntryError{{Index: len(made), Value: rec.Usernames[len(made)], Reason: "signed in to since it was made"}}}
+		// Changed between the check and the reset (a first sign-in, or
+		// the name taken by another account meanwhile).
+		return Class{}, nil, &ManagedChangedError{Entries: []EntryError{{Index: len(made), Value: rec.Usernames[len(made)], Reason: "changed while the request ran"}}}
 	}
 	if err != nil {
 		return Class{}, nil, err
