@@ -296,6 +296,17 @@ var errorTable = []rule{
 			errors.As(err, &e)
 			return strings.TrimPrefix(e.Error(), "schools: "), map[string]any{"capacity": e.Capacity, "students": e.Students, "adding": e.Adding}
 		}},
+	{as: func(err error) bool { var e *schools.ManagedChangedError; return errors.As(err, &e) },
+		status: http.StatusConflict, code: "managed_accounts_changed", message: "accounts the request made earlier have changed since; nothing was done",
+		detail: func(err error) (string, map[string]any) {
+			var e *schools.ManagedChangedError
+			errors.As(err, &e)
+			entries := make([]map[string]any, len(e.Entries))
+			for i, x := range e.Entries {
+				entries[i] = map[string]any{"index": x.Index, "username": x.Value, "reason": x.Reason}
+			}
+			return strings.TrimPrefix(e.Error(), "schools: "), map[string]any{"accounts": entries}
+		}},
 	{is: schools.ErrCodeUnknown, status: http.StatusNotFound, code: "invite_code_unknown", message: "no class has this invite code"},
 	{is: schools.ErrCodeExpired, status: http.StatusGone, code: "invite_code_expired", message: "the invite code has expired or was replaced; ask the teacher for the new one"},
 	{is: schools.ErrClassClosed, status: http.StatusGone, code: "class_closed", message: "the class is archived or has ended"},

@@ -860,7 +860,9 @@ type managedJSON struct {
 }
 
 // addManaged makes managed accounts; the first passwords are in this
-// answer only (JSON, or CSV for printing with Accept: text/csv).
+// answer only (JSON, or CSV for printing with Accept: text/csv). With an
+// Idempotency-Key a retry makes no second set: it answers the same
+// accounts with new first passwords (schools.Service.AddManaged).
 func (s *Server) addManaged(c *gin.Context) {
 	var in namesIn
 	if err := decodeJSON(c, &in); err != nil {
@@ -872,8 +874,13 @@ func (s *Server) addManaged(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	key, err := idempotencyKey(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
 	by, _ := principalOf(c)
-	cl, made, err := s.deps.Schools.AddManaged(c.Request.Context(), by, c.Param("id"), in.Names)
+	cl, made, err := s.deps.Schools.AddManaged(c.Request.Context(), by, c.Param("id"), in.Names, key)
 	if err != nil {
 		s.fail(c, err)
 		return

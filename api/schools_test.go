@@ -309,3 +309,74 @@ func TestSchoolFlowOverHTTP(t *testing.T) {
 		t.Errorf("sa after archiving the school: %s", out.Body)
 	}
 }
+
+// TestManagedStudentsOncePerKey: a request for managed accounts retried
+// with its Idempotency-Key makes no second set (new first passwords for
+// the same usernames); the key with other names, a retry after a child
+// signed in, or into a full class is a 409 that changes nothing; the
+// head teacher with the same key gets none of the teacher's accounts,
+// and another school's teacher nothing at all.
+func TestManagedStudentsOncePerKey(t *testing.T) {
+	w := newSchoolWorld(t)
+	cls := w.expect(req{method: "POST", path: "/api/v1/schools/a/classes", token: w.tt, body: map[string]any{"name": "启蒙班"}}, 201, "").JSON["id"].(string)
+	path := "/api/v1/classes/" + cls + "/managed-students"
+	names := map[string]any{"names": []string{"小明", "Mei"}}
+	key := map[string]string{"Idempotency-Key": "add-kids-1"}
+	type login struct{ username, password string }
+	logins := func(out *resp) []login {
+		var ls []login
+		for _, a := range out.JSON["accounts"].([]any) {
+			m := a.(map[string]any)
+			ls = append(ls, login{m["username"].(string), m["password"].(string)})
+		}
+		return ls
+	}
+	signIn := func(l login, status int) {
+		t.Helper()
+		w.expect(req{method: "POST", path: "/api/v1/auth/login", body: map[string]string{"username": l.username, "password": l.password}}, status, "")
+	}
+	first := logins(w.expect(req{method: "POST", path: path, token: w.tt, body: names, header: key}, 201, ""))
+	again := w.expect(req{method: "POST", path: path, token: w.tt, body: names, header: key}, 201, "")
+	second := logins(again)
+	if len(second) != 2 || second[0].username != first[0].username || second[1].username != first[1].username {
+		t.Fatalf("the retry answered %v, the first try %v", second, first)
+	}
+	if n := len(again.JSON["class"].(map[string]any)["students"].([]any)); n != 2 {
+		t.Errorf("the class holds %d students, want the 2 children once", n)
+	}
+	signIn(first[0], 401) // the retry's passwords replace the first
+
+	w.expect(req{method: "POST", path: path, token: w.tt, body: names, header: map[string]string{"Idempotency-Key": "no spaces"}}, 400, "invalid_parameter")
+	w.expect(req{method: "POST", path: path, token: w.tt, body: map[string]any{"names": []string{"小明", "Lei"}}, header: key}, 409, "idempotency_key_reused")
+	w.expect(req{method: "POST", path: path, token: w.tb, body: names, header: key}, 403, "not_yours")
+
+	// The head teacher teaches the class: the same key is their own request.
+	theirs := logins(w.expect(req{method: "POST", path: path, token: w.ta, body: names, header: key}, 201, ""))
+	for _, l := range theirs {
+		if l.username == first[0].username || l.username == first[1].username {
+			t.Errorf("the head teacher got the teacher's account %s", l.username)
+		}
+	}
+
+	// A child signed in: the retry resets no one and names the child.
+	signIn(second[0], 200)
+	out := w.expect(req{method: "POST", path: path, token: w.tt, body: names, header: key}, 409, "managed_accounts_changed")
+	accs, _ := out.errDetails()["accounts"].([]any)
+	if len(accs) != 1 || accs[0].(map[string]any)["username"] != second[0].username {
+		t.Errorf("the refusal names %v, want %s", accs, second[0].username)
+	}
+	signIn(second[1], 200) // the other child's password was not changed
+
+	// Class A (capacity 3, two students): a keyed request that does not
+	// fit is refused; its retry too, until there is room.
+	full := "/api/v1/classes/" + w.classA + "/managed-students"
+	fkey := map[string]string{"Idempotency-Key": "full-1"}
+	two := map[string]any{"names": []string{"Ann", "Bob"}}
+	w.expect(req{method: "POST", path: full, token: w.tt, body: two, header: fkey}, 409, "class_full")
+	w.expect(req{method: "POST", path: full, token: w.tt, body: two, header: fkey}, 409, "class_full")
+	w.expect(req{method: "PATCH", path: "/api/v1/classes/" + w.classA, token: w.tt, body: map[string]any{"capacity": 4}}, 200, "")
+	made := logins(w.expect(req{method: "POST", path: full, token: w.tt, body: two, header: fkey}, 201, ""))
+	for _, l := range made {
+		signIn(l, 200)
+	}
+}

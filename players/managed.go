@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Managed accounts (issue 13), decided: a teacher makes accounts for the
@@ -88,22 +89,8 @@ func (s *Service) CreateManaged(ctx context.Context, school, by string, names []
 	if len(names) > ManagedBatchMax {
 		return nil, &FieldError{Field: "names", Reason: fmt.Sprintf("at most %d accounts per request, got %d", ManagedBatchMax, len(names))}
 	}
-	// Hash in parallel (argon2id is the cost), create in order.
-	passwords := make([]string, len(names))
-	hashes := make([]string, len(names))
-	errs := make([]error, len(names))
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i := range names {
-		passwords[i] = randomText(passwordHalf) + "-" + randomText(passwordHalf)
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			hashes[i], errs[i] = hashPassword(ctx, passwords[i])
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	passwords, hashes, err := firstPasswords(ctx, len(names))
+	if err != nil {
 		return nil, err
 	}
 	out := make([]ManagedAccount, 0, len(names))
@@ -113,6 +100,98 @@ func (s *Service) CreateManaged(ctx context.Context, school, by string, names []
 			return out, err
 		}
 		out = append(out, ManagedAccount{Account: a, Password: passwords[i]})
+	}
+	return out, nil
+}
+
+// firstPasswords draws n first passwords and hashes them in parallel
+// (argon2id is the cost).
+func firstPasswords(ctx context.Context, n int) (passwords, hashes []string, err error) {
+	passwords, hashes = make([]string, n), make([]string, n)
+	errs := make([]error, n)
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := range n {
+		passwords[i] = randomText(passwordHalf) + "-" + randomText(passwordHalf)
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			hashes[i], errs[i] = hashPassword(ctx, passwords[i])
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, nil, err
+	}
+	return passwords, hashes, nil
+}
+
+// ManagedUsername draws a username for a child named name, as
+// CreateManaged does (UsernameBase, a random suffix), without making
+// the account: a request keyed by an Idempotency-Key records its
+// usernames before it makes them (schools.Service.AddManaged).
+func ManagedUsername(name string) (string, error) {
+	return NormalizeUsername(UsernameBase(name) + "-" + randomText(suffixLen))
+}
+
+// Remakeable reports whether RemakeManaged may give a first password
+// again to a: managed by school, made by by (not before since), and
+// never signed in to.
+func Remakeable(a Account, school, by string, since time.Time) bool {
+	return a.ManagedBy == school && school != "" && a.CreatedBy == by && !a.CreatedAt.Before(since) && a.SignedIn.IsZero()
+}
+
+// RemakeManaged makes sure each username is a managed account of school
+// made by by, each with a new first password (returned, shown once): an
+// account not there is made under the username; one there, made since
+// the given time, is given the new password and its tokens are revoked,
+// only while Remakeable (else ErrNotManaged, naming it, and nothing more
+// is done). It is the retry of a request whose usernames were recorded
+// first; accounts are done in order, and an error leaves those done
+// before it.
+func (s *Service) RemakeManaged(ctx context.Context, school, by string, usernames []string, since time.Time) ([]ManagedAccount, error) {
+	if school == "" {
+		return nil, &FieldError{Field: "school", Reason: "is required"}
+	}
+	if len(usernames) > ManagedBatchMax {
+		return nil, &FieldError{Field: "usernames", Reason: fmt.Sprintf("at most %d accounts per request, got %d", ManagedBatchMax, len(usernames))}
+	}
+	passwords, hashes, err := firstPasswords(ctx, len(usernames))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ManagedAccount, 0, len(usernames))
+	for i, u := range usernames {
+		name, err := NormalizeUsername(u)
+		if err != nil {
+			return out, err
+		}
+		a := Account{Username: name, Role: RolePlayer, PasswordHash: hashes[i], CreatedAt: s.now(), CreatedBy: by, ManagedBy: school}
+		err = s.store.CreateAccount(ctx, a)
+		if err == nil {
+			s.claimUsername(ctx, name)
+			out = append(out, ManagedAccount{Account: a, Password: passwords[i]})
+			continue
+		}
+		if !errors.Is(err, ErrUsernameTaken) {
+			return out, err
+		}
+		old, err := s.store.Account(ctx, name)
+		if err != nil {
+			return out, err
+		}
+		if !Remakeable(old, school, by, since) {
+			return out, fmt.Errorf("%w: %s", ErrNotManaged, name)
+		}
+		if err := s.store.SetPassword(ctx, name, hashes[i]); err != nil {
+			return out, err
+		}
+		if err := s.store.RevokeTokens(ctx, name, s.now()); err != nil {
+			return out, err
+		}
+		s.forget(name)
+		old.PasswordHash = hashes[i]
+		out = append(out, ManagedAccount{Account: old, Password: passwords[i]})
 	}
 	return out, nil
 }

@@ -174,7 +174,7 @@ func TestFollowedCannotConsentToAnEndedClass(t *testing.T) {
 func TestManagedChildOfAnotherClassIsNotTheirs(t *testing.T) {
 	r := newRig(t)
 	c := r.class("mine", 10)
-	_, kids, err := r.svc.AddManaged(bg, r.tea, c.ID, []string{"小明"})
+	_, kids, err := r.svc.AddManaged(bg, r.tea, c.ID, []string{"小明"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

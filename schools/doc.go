@@ -17,7 +17,9 @@
 // class: UpdateClass, ArchiveClass, AddCoTeacher, RemoveCoTeacher,
 // RotateCode, AddStudents (existing players by username), AddManaged
 // (children's accounts with generated usernames and first passwords,
-// shown once; WriteNewStudentsCSV prints them), Remove, Move, Place (a
+// shown once; WriteNewStudentsCSV prints them; with an Idempotency-Key
+// the request is recorded first, ManagedKey, so its retry makes no
+// second set: managedkey.go), Remove, Move, Place (a
 // starting rank, until the student's first rated game), ResetPassword
 // (of a managed student), Table, Progress, ClassHistory. Students:
 // Join (by invite code), Leave, Class (the class without its code),
@@ -32,7 +34,9 @@
 // of versions, each change the next version with what changed, who and
 // when (Change): the audit trail, and the only way anything is decided,
 // by an insert under a deterministic key, since embedded FerretDB v1
-// applies no filtered update atomically. Capacity, "already a member"
+// applies no filtered update atomically. A keyed request for managed
+// accounts is such an insert too (Store.CreateManagedKey), made before
+// any account, and kept ManagedKeyTTL. Capacity, "already a member"
 // and a rotated code are checked on the latest version inside the
 // change, so two joiners of a full class cannot both get the last place.
 //

@@ -28,6 +28,9 @@ var (
 	ErrArchived      = errors.New("archived")
 	ErrLastHead      = errors.New("the school's last head teacher")
 	ErrLastTeacher   = errors.New("the class's last teacher")
+	// ErrManagedChanged: a retried request for managed accounts finds
+	// accounts it made no longer its own to give a password again.
+	ErrManagedChanged = errors.New("managed accounts of the request changed since it was made")
 	// ErrBusy: a change kept meeting others' changes; try again.
 	ErrBusy = errors.New("too many changes at once; try again")
 )
@@ -95,3 +98,21 @@ func (e *FullError) Error() string {
 
 // Unwrap makes errors.Is(err, ErrClassFull) true.
 func (e *FullError) Unwrap() error { return ErrClassFull }
+
+// ManagedChangedError names the accounts that stand in a retried
+// request's way (Value the username, Index the name's place). It unwraps
+// to ErrManagedChanged.
+type ManagedChangedError struct {
+	Entries []EntryError
+}
+
+func (e *ManagedChangedError) Error() string {
+	parts := make([]string, len(e.Entries))
+	for i, x := range e.Entries {
+		parts[i] = fmt.Sprintf("%s (entry %d): %s", x.Value, x.Index, x.Reason)
+	}
+	return "schools: the request's accounts changed since it was made, nothing was done: " + strings.Join(parts, "; ") + "; send it with a new Idempotency-Key, or reset a password on its own"
+}
+
+// Unwrap makes errors.Is(err, ErrManagedChanged) true.
+func (e *ManagedChangedError) Unwrap() error { return ErrManagedChanged }

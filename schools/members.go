@@ -372,7 +372,11 @@ type NewStudent struct {
 // (empty, too long, named twice), naming each, or when they do not fit.
 // Accounts made before a failure to add them (a class filled meanwhile)
 // stay, managed by the school, in no class.
-func (s *Service) AddManaged(ctx context.Context, by players.Principal, classID string, names []string) (Class, []NewStudent, error) {
+//
+// key is the request's Idempotency-Key ("" for none): with one, the
+// request is recorded before any account is made and its retry makes
+// or answers the same accounts, never a second set (addManagedKeyed).
+func (s *Service) AddManaged(ctx context.Context, by players.Principal, classID string, names []string, key string) (Class, []NewStudent, error) {
 	c, sch, _, err := s.classFor(ctx, by, classID, AccessTeacher)
 	if err != nil {
 		return Class{}, nil, err
@@ -405,11 +409,15 @@ func (s *Service) AddManaged(ctx context.Context, by players.Principal, classID 
 	if len(bad) > 0 {
 		return Class{}, nil, &ListError{Field: "names", Entries: bad}
 	}
-	if c.Capacity > 0 && len(c.Students)+len(clean) > c.Capacity {
+	// A keyed retry counts only those not in the class yet.
+	if key == "" && c.Capacity > 0 && len(c.Students)+len(clean) > c.Capacity {
 		return Class{}, nil, &FullError{Capacity: c.Capacity, Students: len(c.Students), Adding: len(clean)}
 	}
 	if ended(c, sch, s.clock.Now()) {
 		return Class{}, nil, endedError(c)
+	}
+	if key != "" {
+		return s.addManagedKeyed(ctx, by, c, sch, clean, key)
 	}
 	made, err := s.accounts.CreateManaged(ctx, sch.ID, by.Username, clean)
 	if err != nil {

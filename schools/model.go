@@ -174,3 +174,19 @@ type Code struct {
 	Created time.Time
 	Expires time.Time // zero: never
 }
+
+// ManagedKey records a request for managed accounts made with an
+// Idempotency-Key, stored before any account is made (the first insert
+// wins), so that its retry makes the same accounts and no others, also
+// after a crash halfway. A key used again after Expires starts a new
+// record, Seq one more, under the same ID.
+type ManagedKey struct {
+	ID        string // of the class, the teacher and the key (managedKeyID)
+	Seq       int64
+	ClassID   string
+	By        string   // the teacher
+	Names     string   // hash of the children's names, in order
+	Usernames []string // chosen by the server, one per name
+	Created   time.Time
+	Expires   time.Time
+}

@@ -255,9 +255,9 @@ func TestManagedStudents(t *testing.T) {
 	r := newRig(t)
 	c := r.class("kids", 0)
 	other := r.class("other", 0)
-	_, _, err := r.svc.AddManaged(bg, r.tea, c.ID, []string{"张伟", " ", "张伟", strings.Repeat("x", 101)})
+	_, _, err := r.svc.AddManaged(bg, r.tea, c.ID, []string{"张伟", " ", "张伟", strings.Repeat("x", 101)}, "")
 	listErr(t, err, "names", map[int]string{1: "is required", 2: "the same as entry 0", 3: "at most 100"})
-	c, made, err := r.svc.AddManaged(bg, r.tea, c.ID, []string{"张伟", "Li Na"})
+	c, made, err := r.svc.AddManaged(bg, r.tea, c.ID, []string{"张伟", "Li Na"}, "")
 	if err != nil || len(made) != 2 || len(c.Students) != 2 {
 		t.Fatalf("managed: %+v %+v, %v", made, c.Students, err)
 	}

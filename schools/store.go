@@ -35,6 +35,13 @@ type Store interface {
 	CreateCode(ctx context.Context, c Code) error
 	// Code returns the invite code; ErrNotFound if there is none.
 	Code(ctx context.Context, code string) (Code, error)
+
+	// CreateManagedKey stores r as record r.Seq of r.ID; ErrExists if
+	// that is taken (the first wins). Seq 0 first, then each one more.
+	CreateManagedKey(ctx context.Context, r ManagedKey) error
+	// ManagedKey returns the latest record of the id (the highest Seq);
+	// ErrNotFound if none.
+	ManagedKey(ctx context.Context, id string) (ManagedKey, error)
 }
 
 // SchoolQuery selects schools: every one, or those with Teacher among

@@ -113,7 +113,7 @@ func newWorldOn(t testing.TB, students int, real bool) *world {
 				t.Fatal(err)
 			}
 		}
-		if _, _, err := st.Schools.AddManaged(ctx, w.teacher, w.class.ID, []string{evilName}); err != nil {
+		if _, _, err := st.Schools.AddManaged(ctx, w.teacher, w.class.ID, []string{evilName}, ""); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -356,3 +356,50 @@ func TestChinesePagesUseChinesePunctuation(t *testing.T) {
 		}
 	}
 }
+
+// TestManagedFormSentTwice: the managed-accounts form carries a key of
+// its own, so sending it twice (a double click, a reload of the answer)
+// makes the accounts once: both answers name the same usernames, the
+// second with the passwords that work; a new showing of the form has a
+// new key, a new request.
+func TestManagedFormSentTwice(t *testing.T) {
+	w := newWorld(t, 1)
+	cls := "/classes/" + url.PathEscape(w.class.ID)
+	b := newBrowser(t, w.base)
+	b.login(teacherName)
+	_, _, page := b.get(cls)
+	m := regexp.MustCompile(`name="form_key" value="([A-Za-z0-9_-]+)"`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("the form has no key:\n%s", page)
+	}
+	rows := regexp.MustCompile(`<tr><td>(?:王小明|李华)</td><td>([^<]+)</td>`)
+	send := func(key string) []string {
+		t.Helper()
+		code, _, body := b.post(cls+"/managed", url.Values{"names": {"王小明\n李华"}, "form_key": {key}}, true)
+		if code != http.StatusOK {
+			t.Fatalf("add: %d\n%s", code, body)
+		}
+		var us []string
+		for _, x := range rows.FindAllStringSubmatch(body, -1) {
+			us = append(us, x[1])
+		}
+		if len(us) != 2 {
+			t.Fatalf("the answer lists %v, want two accounts:\n%s", us, body)
+		}
+		return us
+	}
+	first, again := send(m[1]), send(m[1])
+	if strings.Join(first, ",") != strings.Join(again, ",") {
+		t.Errorf("the form sent twice made %v and %v", first, again)
+	}
+	_, _, page = b.get(cls)
+	if strings.Contains(page, `value="`+m[1]+`"`) {
+		t.Errorf("a new showing of the form keeps the old key")
+	}
+	if other := send("another-key"); strings.Join(other, ",") == strings.Join(first, ",") {
+		t.Errorf("another key made the same accounts %v", other)
+	}
+	if code, _, _ := b.post(cls+"/managed", url.Values{"names": {"Mei"}, "form_key": {"no spaces"}}, true); code != http.StatusBadRequest {
+		t.Errorf("a malformed key: %d, want 400", code)
+	}
+}

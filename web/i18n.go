@@ -91,7 +91,7 @@ var fieldNames = []string{
 	// accounts (players)
 	"username", "password", "password2", "current_password", "new_password", "new_password2", "display_name", "role",
 	// the admin's forms and the account filter (players, schools, jobs)
-	"acc_role", "acc_prefix", "acc_limit", "run_id", "name", "time_zone", "head", "head_teachers", "id", "reason",
+	"acc_role", "acc_prefix", "acc_limit", "run_id", "form_key", "name", "time_zone", "head", "head_teachers", "id", "reason",
 	// exam schedules and nominations (exams)
 	"target_rank", "cron", "session_length", "registration_opens", "games", "games_per_candidate",
 	"wins", "wins_needed", "needs_approval", "schedule",

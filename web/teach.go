@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 
@@ -65,6 +66,10 @@ type classData struct {
 	// A refused managed-accounts form: the error's catalogue key, its
 	// detail, and the names as typed, given back in the form.
 	Error, Detail, Names string
+	// FormKey is the managed-accounts form's Idempotency-Key, new at
+	// each showing: the form sent twice (a double click, a reload of
+	// the answer) makes one set of accounts.
+	FormKey string
 }
 
 // tableQueryOf reads sort (a column, "-" first for descending) and the
@@ -96,7 +101,7 @@ func (s *Server) classData(c *ctx) (classData, error) {
 	if err != nil {
 		return classData{}, err
 	}
-	d := classData{View: schools.ClassView{School: sch}, Table: t, Sort: c.r.URL.Query().Get("sort"), Zone: time.UTC}
+	d := classData{View: schools.ClassView{School: sch}, Table: t, Sort: c.r.URL.Query().Get("sort"), Zone: time.UTC, FormKey: randomToken()}
 	for _, cl := range cs {
 		if cl.ID == t.ClassID {
 			d.View.Class = cl
@@ -165,6 +170,10 @@ func (s *Server) classRotateCode(c *ctx) error {
 	return c.redirect("/classes/" + url.PathEscape(id))
 }
 
+// formKey is what the API takes as an Idempotency-Key (randomToken's
+// alphabet fits it).
+var formKey = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
 func (s *Server) classAddManaged(c *ctx) error {
 	id := c.r.PathValue("id")
 	var names []string
@@ -173,7 +182,12 @@ func (s *Server) classAddManaged(c *ctx) error {
 			names = append(names, l)
 		}
 	}
-	_, added, err := s.d.Schools.AddManaged(c.r.Context(), c.user, id, names)
+	// A form shown before keys sends none: as the API without one.
+	key := c.r.PostFormValue("form_key")
+	if key != "" && !formKey.MatchString(key) {
+		return &pageError{status: http.StatusBadRequest, key: "err.invalid_field", field: "form_key"}
+	}
+	_, added, err := s.d.Schools.AddManaged(c.r.Context(), c.user, id, names, key)
 	if err != nil {
 		// A refused list (a name too long, two the same) comes back in
 		// the class page's form with the reason, so the teacher mends

@@ -1,4 +1,5 @@
-// Package schooldb keeps schools, classes and invite codes
+// Package schooldb keeps schools, classes, invite codes and the records
+// of keyed requests for managed accounts
 // (schools.Store) in MongoDB, or embedded FerretDB, through the official
 // driver v2.
 //
@@ -16,6 +17,10 @@
 //     gaps) and repairs it, so a head left behind by a crash or by two
 //     writers crossing never shows an old version as the latest.
 //   - invite_codes: one document per code, _id the code.
+//   - managed_keys: the record of a request for managed accounts made
+//     with an Idempotency-Key, _id "<hash of class, teacher, key>#<seq>",
+//     inserted before any account is made; a key used again once its
+//     record expired is the next seq.
 //
 // Reads by _id are the hot path (a class, a school, a code: the head and
 // one probe that misses); FerretDB pushes only those down to SQLite,

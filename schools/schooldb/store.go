@@ -23,11 +23,12 @@ const (
 	ClassVersions  = "class_versions"
 	ClassHeads     = "class_heads"
 	Codes          = "invite_codes"
+	ManagedKeys    = "managed_keys"
 )
 
 // Store is a schools.Store on a Mongo database.
 type Store struct {
-	schoolVersions, schoolHeads, classVersions, classHeads, codes *mongo.Collection
+	schoolVersions, schoolHeads, classVersions, classHeads, codes, keys *mongo.Collection
 }
 
 var _ schools.Store = (*Store)(nil)
@@ -35,7 +36,7 @@ var _ schools.Store = (*Store)(nil)
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 	s := &Store{schoolVersions: db.Collection(SchoolVersions), schoolHeads: db.Collection(SchoolHeads),
-		classVersions: db.Collection(ClassVersions), classHeads: db.Collection(ClassHeads), codes: db.Collection(Codes)}
+		classVersions: db.Collection(ClassVersions), classHeads: db.Collection(ClassHeads), codes: db.Collection(Codes), keys: db.Collection(ManagedKeys)}
 	// The queries on the heads: a school's classes, a teacher's classes
 	// and schools, a student's classes. One call per index: FerretDB v1
 	// panics on a createIndexes of several that already exist.
@@ -437,4 +438,50 @@ func (s *Store) Code(ctx context.Context, code string) (schools.Code, error) {
 		c.Expires = d.Expires.UTC()
 	}
 	return c, nil
+}
+
+// managedKeyDoc is a ManagedKey under "<id>#<seq>".
+type managedKeyDoc struct {
+	ID        string    `bson:"_id"`
+	KeyID     string    `bson:"key_id"`
+	Seq       int64     `bson:"seq"`
+	ClassID   string    `bson:"class_id"`
+	By        string    `bson:"by"`
+	Names     string    `bson:"names"`
+	Usernames []string  `bson:"usernames,omitempty"`
+	Created   time.Time `bson:"created"`
+	Expires   time.Time `bson:"expires"`
+}
+
+// CreateManagedKey implements schools.Store: an insert under id and seq.
+func (s *Store) CreateManagedKey(ctx context.Context, r schools.ManagedKey) error {
+	d := managedKeyDoc{ID: key(r.ID, r.Seq), KeyID: r.ID, Seq: r.Seq, ClassID: r.ClassID, By: r.By, Names: r.Names,
+		Usernames: r.Usernames, Created: r.Created.UTC(), Expires: r.Expires.UTC()}
+	_, err := s.keys.InsertOne(ctx, d)
+	if mongo.IsDuplicateKeyError(err) {
+		return fmt.Errorf("%w: managed key %s", schools.ErrExists, d.ID)
+	}
+	return wrap("create managed key", err)
+}
+
+// ManagedKey implements schools.Store: the records are probed from #0
+// (a key is seldom used again after it expires, so they are few).
+func (s *Store) ManagedKey(ctx context.Context, id string) (schools.ManagedKey, error) {
+	var last *managedKeyDoc
+	for seq := int64(0); ; seq++ {
+		var d managedKeyDoc
+		err := s.keys.FindOne(ctx, bson.D{{Key: "_id", Value: key(id, seq)}}).Decode(&d)
+		if errors.Is(err, mongo.ErrNoDocuments) {
+			break
+		}
+		if err != nil {
+			return schools.ManagedKey{}, wrap("read managed key", err)
+		}
+		last = &d
+	}
+	if last == nil {
+		return schools.ManagedKey{}, fmt.Errorf("managed key %s: %w", id, schools.ErrNotFound)
+	}
+	return schools.ManagedKey{ID: last.KeyID, Seq: last.Seq, ClassID: last.ClassID, By: last.By, Names: last.Names,
+		Usernames: last.Usernames, Created: last.Created.UTC(), Expires: last.Expires.UTC()}, nil
 }

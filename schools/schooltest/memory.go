@@ -26,13 +26,14 @@ type Memory struct {
 	schools map[string][]schools.School
 	classes map[string][]schools.Class
 	codes   map[string]schools.Code
+	keys    map[string][]schools.ManagedKey
 }
 
 var _ schools.Store = (*Memory)(nil)
 
 // NewMemory returns an empty Memory.
 func NewMemory() *Memory {
-	return &Memory{schools: map[string][]schools.School{}, classes: map[string][]schools.Class{}, codes: map[string]schools.Code{}}
+	return &Memory{schools: map[string][]schools.School{}, classes: map[string][]schools.Class{}, codes: map[string]schools.Code{}, keys: map[string][]schools.ManagedKey{}}
 }
 
 func (m *Memory) enter(ctx context.Context, method string) error {
@@ -260,4 +261,47 @@ func (m *Memory) Code(ctx context.Context, code string) (schools.Code, error) {
 		return schools.Code{}, fmt.Errorf("code %s: %w", code, schools.ErrNotFound)
 	}
 	return c, nil
+}
+
+// StoredManagedKey is r as a store gives it back.
+func StoredManagedKey(r schools.ManagedKey) schools.ManagedKey {
+	r.Created, r.Expires = stored(r.Created), stored(r.Expires)
+	if len(r.Usernames) == 0 {
+		r.Usernames = nil
+	} else {
+		r.Usernames = slices.Clone(r.Usernames)
+	}
+	return r
+}
+
+// CreateManagedKey implements schools.Store.
+func (m *Memory) CreateManagedKey(ctx context.Context, r schools.ManagedKey) error {
+	if err := m.enter(ctx, "CreateManagedKey"); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	chain := m.keys[r.ID]
+	switch {
+	case r.Seq < int64(len(chain)):
+		return fmt.Errorf("%w: managed key %s#%d", schools.ErrExists, r.ID, r.Seq)
+	case r.Seq > int64(len(chain)):
+		return fmt.Errorf("schooltest: managed key %s#%d follows no #%d", r.ID, r.Seq, r.Seq-1)
+	}
+	m.keys[r.ID] = append(chain, StoredManagedKey(r))
+	return nil
+}
+
+// ManagedKey implements schools.Store.
+func (m *Memory) ManagedKey(ctx context.Context, id string) (schools.ManagedKey, error) {
+	if err := m.enter(ctx, "ManagedKey"); err != nil {
+		return schools.ManagedKey{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	chain := m.keys[id]
+	if len(chain) == 0 {
+		return schools.ManagedKey{}, fmt.Errorf("managed key %s: %w", id, schools.ErrNotFound)
+	}
+	return StoredManagedKey(chain[len(chain)-1]), nil
 }

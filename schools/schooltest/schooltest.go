@@ -25,6 +25,8 @@ func Run(t *testing.T, newStore func(t *testing.T) schools.Store) {
 		{"ConcurrentPutOneWins", concurrentPut},
 		{"Queries", queries},
 		{"Codes", codes},
+		{"ManagedKeys", managedKeys},
+		{"ManagedKeyOneWins", managedKeyOneWins},
 		{"NotFound", notFound},
 		{"TimesInUTCToTheMillisecond", timesInUTC},
 	} {
@@ -222,6 +224,67 @@ func codes(t *testing.T, s schools.Store) {
 	must(t, err)
 	if !got.Expires.IsZero() {
 		t.Fatalf("a code without expiry came back expiring %v", got.Expires)
+	}
+}
+
+// A managed key's records: the first insert of each number wins, the
+// latest comes back as stored.
+func managedKeys(t *testing.T, s schools.Store) {
+	r0 := schools.ManagedKey{ID: "k1", ClassID: "c1", By: "tea", Names: "h0", Usernames: []string{"s-abcde", "lina-23456"}, Created: T0, Expires: T0.Add(24 * time.Hour)}
+	must(t, s.CreateManagedKey(ctx, r0))
+	got, err := s.ManagedKey(ctx, "k1")
+	must(t, err)
+	check(t, "record 0", got, StoredManagedKey(r0))
+	other := r0
+	other.Names, other.Usernames = "h1", []string{"x-zzzzz"}
+	if err := s.CreateManagedKey(ctx, other); !errors.Is(err, schools.ErrExists) {
+		t.Fatalf("a second record 0: %v, want ErrExists", err)
+	}
+	got, err = s.ManagedKey(ctx, "k1")
+	must(t, err)
+	check(t, "record 0 after a refused second", got, StoredManagedKey(r0))
+	r1 := other
+	r1.Seq, r1.Created, r1.Expires = 1, T0.Add(25*time.Hour), T0.Add(49*time.Hour)
+	must(t, s.CreateManagedKey(ctx, r1))
+	got, err = s.ManagedKey(ctx, "k1")
+	must(t, err)
+	check(t, "the latest record", got, StoredManagedKey(r1))
+	if got.Created.Location() != time.UTC || got.Created.Nanosecond()%1e6 != 0 {
+		t.Fatalf("created %v, want UTC to the millisecond", got.Created)
+	}
+	if _, err := s.ManagedKey(ctx, "k2"); !errors.Is(err, schools.ErrNotFound) {
+		t.Fatalf("no record: %v, want ErrNotFound", err)
+	}
+}
+
+// Requests racing with one key: exactly one record is stored.
+func managedKeyOneWins(t *testing.T, s schools.Store) {
+	const n = 8
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			errs[i] = s.CreateManagedKey(ctx, schools.ManagedKey{ID: "k1", ClassID: "c1", By: "tea", Names: fmt.Sprint("h", i),
+				Usernames: []string{fmt.Sprint("kid-", i)}, Created: T0, Expires: T0.Add(time.Hour)})
+		})
+	}
+	wg.Wait()
+	won := -1
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			if won >= 0 {
+				t.Fatalf("requests %d and %d both stored record 0", won, i)
+			}
+			won = i
+		case !errors.Is(err, schools.ErrExists):
+			t.Fatalf("request %d: %v", i, err)
+		}
+	}
+	got, err := s.ManagedKey(ctx, "k1")
+	must(t, err)
+	if won < 0 || got.Names != fmt.Sprint("h", won) {
+		t.Fatalf("winner %d, stored %+v", won, got)
 	}
 }
 

@@ -1,0 +1,198 @@
+package schools
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/weiqi-platform/rank/players"
+	"github.com/weiqi-platform/rank/rating"
+)
+
+// ManagedKeyTTL is how long a request for managed accounts keeps its
+// Idempotency-Key: a retry within it makes or answers the same accounts;
+// after it, the same key is a new request.
+const ManagedKeyTTL = 24 * time.Hour
+
+// managedKeyID is the record id of a teacher's request with a key in a
+// class: another class or teacher with the same key is another request.
+func managedKeyID(classID, by, key string) string {
+	sum := sha256.Sum256([]byte(classID + "\x00" + by + "\x00" + key))
+	return hex.EncodeToString(sum[:])
+}
+
+// namesHash is the record's form of the children's names, in order.
+func namesHash(names []string) string {
+	sum := sha256.Sum256([]byte(strings.Join(names, "\x00")))
+	return hex.EncodeToString(sum[:])
+}
+
+// addManagedKeyed is AddManaged with a key. The record (the names' hash
+// and the usernames drawn) is inserted before any account is made, so a
+// retry, also after a crash halfway, makes those not made yet and gives
+// those made new first passwords: the answer must carry every child's
+// login, and the earlier answer was lost. It does so only while each
+// made account is still the request's own: managed by the school, made
+// by this teacher since the record, never signed in to, and in this
+// class or in none; else ManagedChangedError, and nothing is done. A
+// class without room for those not in it yet is FullError, before any
+// password changes.
+func (s *Service) addManagedKeyed(ctx context.Context, by players.Principal, c Class, sch School, names []string, key string) (Class, []NewStudent, error) {
+	rec, err := s.managedRecord(ctx, c.ID, by.Username, key, names)
+	if err != nil {
+		return Class{}, nil, err
+	}
+	var changed []EntryError
+	missing := 0
+	for i, u := range rec.Usernames {
+		_, inClass := c.Member(u)
+		if !inClass {
+			missing++
+		}
+		a, err := s.accounts.Account(ctx, u)
+		if errors.Is(err, players.ErrNotFound) {
+			continue // not made yet
+		}
+		if err != nil {
+			return Class{}, nil, err
+		}
+		reason := ""
+		switch {
+		case a.ManagedBy != sch.ID:
+			reason = "no longer managed by the school"
+		case !players.Remakeable(a, sch.ID, by.Username, rec.Created):
+			if a.SignedIn.IsZero() {
+				reason = "not made by this request"
+			} else {
+				reason = "signed in to since it was made"
+			}
+		case !inClass:
+			in, err := s.store.Classes(ctx, ClassQuery{Student: u})
+			if err != nil {
+				return Class{}, nil, err
+			}
+			if len(in) > 0 {
+				reason = "in another class now"
+			}
+		}
+		if reason != "" {
+			changed = append(changed, EntryError{Index: i, Value: u, Reason: reason})
+		}
+	}
+	if len(changed) > 0 {
+		return Class{}, nil, &ManagedChangedError{Entries: changed}
+	}
+	if c.Capacity > 0 && len(c.Students)+missing > c.Capacity {
+		return Class{}, nil, &FullError{Capacity: c.Capacity, Students: len(c.Students), Adding: missing}
+	}
+	made, err := s.accounts.RemakeManaged(ctx, sch.ID, by.Username, rec.Usernames, rec.Created)
+	if errors.Is(err, players.ErrNotManaged) {
+		// Changed between the check and the reset (a first sign-in, or
+		// the name taken by another account meanwhile).
+		return Class{}, nil, &ManagedChangedError{Entries: []EntryError{{Index: len(made), Value: rec.Usernames[len(made)], Reason: "changed while the request ran"}}}
+	}
+	if err != nil {
+		return Class{}, nil, err
+	}
+	now := s.now()
+	ms := make([]Member, len(made))
+	out := make([]NewStudent, len(made))
+	for i, a := range made {
+		ms[i] = Member{Username: a.Username, Name: names[i], Since: now, Via: ViaManaged, By: by.Username, Managed: true}
+		out[i] = NewStudent{Name: names[i], Username: a.Username, Password: a.Password}
+	}
+	cl, err := s.changeClass(ctx, c.ID, Change{What: WhatAdded, Subject: strings.Join(usernamesOf(ms), ","), By: by.Username}, func(x *Class) error {
+		var fresh []Member
+		for _, m := range ms {
+			if _, in := x.Member(m.Username); !in {
+				fresh = append(fresh, m)
+			}
+		}
+		if len(fresh) == 0 {
+			return errNothingToAdd
+		}
+		return addMembers(x, sch, func() bool { return false }, fresh...)
+	})
+	if errors.Is(err, errNothingToAdd) {
+		cl, err = s.store.Class(ctx, c.ID)
+	}
+	if err != nil {
+		return Class{}, nil, err
+	}
+	return cl, out, nil
+}
+
+// errNothingToAdd ends a retry's class change that would add no one.
+var errNothingToAdd = errors.New("every student is in the class already")
+
+// managedRecord returns the live record of the request, inserting it
+// when there is none or the last has expired; the same key with other
+// names is rating.ErrKeyReused.
+func (s *Service) managedRecord(ctx context.Context, classID, by, key string, names []string) (ManagedKey, error) {
+	id, sum := managedKeyID(classID, by, key), namesHash(names)
+	for range changeAttempts {
+		now := s.now()
+		old, err := s.store.ManagedKey(ctx, id)
+		seq := int64(0)
+		switch {
+		case err == nil && now.Before(old.Expires):
+			if old.Names != sum {
+				return ManagedKey{}, fmt.Errorf("%w: managed accounts were made for other names with this key", rating.ErrKeyReused)
+			}
+			return old, nil
+		case err == nil:
+			seq = old.Seq + 1
+		case !errors.Is(err, ErrNotFound):
+			return ManagedKey{}, err
+		}
+		us, err := s.freeUsernames(ctx, names)
+		if err != nil {
+			return ManagedKey{}, err
+		}
+		r := ManagedKey{ID: id, Seq: seq, ClassID: classID, By: by, Names: sum, Usernames: us, Created: now, Expires: now.Add(ManagedKeyTTL)}
+		err = s.store.CreateManagedKey(ctx, r)
+		if errors.Is(err, ErrExists) {
+			continue // a concurrent try of the request stored its record first: use it
+		}
+		if err != nil {
+			return ManagedKey{}, err
+		}
+		return r, nil
+	}
+	return ManagedKey{}, fmt.Errorf("%w: managed accounts of class %s", ErrBusy, classID)
+}
+
+// freeUsernames draws a username per name that no account holds now (a
+// name taken before the record would stand in the retry's way).
+func (s *Service) freeUsernames(ctx context.Context, names []string) ([]string, error) {
+	const tries = 8
+	out := make([]string, len(names))
+	seen := map[string]bool{}
+	for i, n := range names {
+		for try := 0; out[i] == ""; try++ {
+			if try == tries {
+				return nil, fmt.Errorf("%w: no free username for %q after %d tries", players.ErrUsernameTaken, n, tries)
+			}
+			u, err := players.ManagedUsername(n)
+			if err != nil {
+				return nil, err
+			}
+			if seen[u] {
+				continue
+			}
+			_, err = s.accounts.Account(ctx, u)
+			if errors.Is(err, players.ErrNotFound) {
+				out[i], seen[u] = u, true
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
