@@ -10,13 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/weiqi-platform/rank/api"
 	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/ranks"
 )
-
-func classifyFor(err error) (int, string, string) { return api.Classify(err) }
 
 // page is what every template sees: the request's language, caller and
 // CSRF token (as methods), the title, and the page's own data.

@@ -193,7 +193,7 @@ func (s *Server) classAddManaged(c *ctx) error {
 		// the class page's form with the reason, so the teacher mends
 		// one line instead of typing the class again; a class not
 		// theirs, or a store's trouble, is the error page.
-		status, code, msg := classifyFor(err)
+		status, errKey, detail, _ := c.classified(err)
 		if status >= 500 || status == http.StatusForbidden || status == http.StatusNotFound {
 			return err
 		}
@@ -201,10 +201,7 @@ func (s *Server) classAddManaged(c *ctx) error {
 		if derr != nil {
 			return derr
 		}
-		d.Names, d.Error, d.Detail = c.r.PostFormValue("names"), "err."+code, errorDetail(c.lang, err, msg)
-		if _, ok := catalogues["en"][d.Error]; !ok {
-			d.Error = "err.generic"
-		}
+		d.Names, d.Error, d.Detail = c.r.PostFormValue("names"), errKey, detail
 		c.render(status, "class", "class.title", d)
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"github.com/weiqi-platform/rank/api"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -206,7 +207,7 @@ func (c *ctx) classified(err error) (status int, key, detail string, page bool) 
 		}
 		return status, key, detail, true
 	}
-	status, code, msg := classifyFor(err)
+	status, code, msg := api.Classify(err)
 	key = "err." + code
 	if _, ok := catalogues["en"][key]; !ok {
 		key = "err.generic"
