@@ -344,6 +344,18 @@ func TestPlayersGamesArchiveAndAbort(t *testing.T) {
 	if _, _, body := ann.get(game); !strings.Contains(body, "aborted") || strings.Contains(body, `id="abort"`) {
 		t.Errorf("after the abort:\n%s", body)
 	}
+	// Her ticket stays matched to the aborted game: the play page is the
+	// queue form again, not the game (it sent her back to it), and she
+	// can queue anew.
+	if code, h, body := ann.get("/play"); code != http.StatusOK || !strings.Contains(body, `id="queue-form"`) {
+		t.Errorf("the play page after the abort: %d %s, want the queue form", code, h.Get("Location"))
+	}
+	if code, h, _ := ann.post("/play", url.Values{"size": {"19"}, "time": {"rapid"}, "rules": {"chinese"}}, true); code != http.StatusSeeOther || h.Get("Location") != "/play" {
+		t.Errorf("queueing after the abort: %d %s", code, h.Get("Location"))
+	}
+	if _, _, body := ann.get("/play"); !strings.Contains(body, `id="waiting"`) {
+		t.Errorf("not waiting after queueing again:\n%s", body)
+	}
 	// Again: refused as the API refuses it, in the page's words.
 	if code, _, body := ann.post(game+"/abort", url.Values{}, true); code != http.StatusConflict || !strings.Contains(body, "may no longer be aborted") && !strings.Contains(body, "not waiting for its result") {
 		t.Errorf("a second abort: %d\n%s", code, body)
