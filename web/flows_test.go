@@ -431,3 +431,27 @@ func TestTeacherNominatesOnlyTheirStudents(t *testing.T) {
 		t.Errorf("nominated a followed player: %d", code)
 	}
 }
+
+// TestClassTableShowsTheProfilesRank: a student's rank in the class
+// table carries the "?" their profile shows (a student of one game
+// showed 1级 in the table, 1级? on the profile), in both languages.
+func TestClassTableShowsTheProfilesRank(t *testing.T) {
+	w := newWorld(t, 2)
+	stu := newBrowser(t, w.base)
+	stu.login(w.students[0])
+	b := newBrowser(t, w.base)
+	b.login(teacherName)
+	for _, lang := range []string{"zh", "en"} {
+		stu.lang, b.lang = lang, lang
+		_, _, prof := stu.get("/players/" + w.students[0])
+		m := regexp.MustCompile(`id="ladder-rank">([^ <]+) ·`).FindStringSubmatch(prof)
+		if m == nil || !strings.HasSuffix(m[1], "?") {
+			t.Fatalf("%s: the profile's rank %v is not unsettled", lang, m)
+		}
+		_, _, body := b.get("/classes/" + w.class.ID)
+		row := regexp.MustCompile(`(?s)<tr>\s*<td><a href="/classes/[^"]*/students/` + w.students[0] + `">.*?</tr>`).FindString(body)
+		if strings.Count(row, "<td>"+m[1]+"</td>") != 2 {
+			t.Errorf("%s: the class table's row lacks the profile's %q twice (ladder and school rank):\n%s", lang, m[1], row)
+		}
+	}
+}
