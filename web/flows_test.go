@@ -11,6 +11,7 @@ import (
 	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/games"
 	"github.com/weiqi-platform/rank/matchmaking"
+	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/rating"
 )
 
@@ -452,6 +453,31 @@ func TestClassTableShowsTheProfilesRank(t *testing.T) {
 		row := regexp.MustCompile(`(?s)<tr>\s*<td><a href="/classes/[^"]*/students/` + w.students[0] + `">.*?</tr>`).FindString(body)
 		if strings.Count(row, "<td>"+m[1]+"</td>") != 2 {
 			t.Errorf("%s: the class table's row lacks the profile's %q twice (ladder and school rank):\n%s", lang, m[1], row)
+		}
+	}
+}
+
+// TestAdminLinksOnlyPlayerPages: the admin page's account list links a
+// player page only for accounts that have one: a game server's account
+// is listed without a link (it linked /players/go-server, a 404 page).
+func TestAdminLinksOnlyPlayerPages(t *testing.T) {
+	w := newWorld(t, 1)
+	if _, err := w.st.Players.CreateAccount(t.Context(), w.admin, "go-server", password, players.RoleServer); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t, w.base)
+	b.login(adminName)
+	_, _, body := b.get("/admin")
+	if !strings.Contains(body, ">go-server<") {
+		t.Fatalf("the admin page does not list go-server:\n%s", body)
+	}
+	links := regexp.MustCompile(`href="(/players/[^"]*)"`).FindAllStringSubmatch(body, -1)
+	if len(links) < 2 {
+		t.Fatalf("too few player links to check: %v", links)
+	}
+	for _, l := range links {
+		if code, _, _ := b.get(strings.ReplaceAll(l[1], "&amp;", "&")); code != http.StatusOK {
+			t.Errorf("the admin page links %s: %d", l[1], code)
 		}
 	}
 }
