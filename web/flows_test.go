@@ -2,7 +2,10 @@ package web_test
 
 import (
 	"encoding/csv"
+	"fmt"
+	"html"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -10,6 +13,9 @@ import (
 
 	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/intake"
+	"github.com/weiqi-platform/rank/internal/app"
+	"github.com/weiqi-platform/rank/internal/apptest"
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/rating"
@@ -478,6 +484,57 @@ func TestAdminLinksOnlyPlayerPages(t *testing.T) {
 	for _, l := range links {
 		if code, _, _ := b.get(strings.ReplaceAll(l[1], "&amp;", "&")); code != http.StatusOK {
 			t.Errorf("the admin page links %s: %d", l[1], code)
+		}
+	}
+}
+
+// TestPlacementReasonInThePagesLanguage: the placement rule writes its
+// entry's reason in English from numbers; the Chinese profile and audit
+// page write those numbers in Chinese (they showed the English), the
+// English pages the stored sentence as it is (it is hashed, unchanged).
+func TestPlacementReasonInThePagesLanguage(t *testing.T) {
+	st := apptest.Memory(t, apptest.Config(app.Config{Placement: true}))
+	srv := httptest.NewServer(st.HTTP)
+	t.Cleanup(srv.Close)
+	ctx := t.Context()
+	if _, err := st.Players.EnsureAdmin(ctx, adminName, password); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"alice", "bob"} {
+		if _, _, err := st.Players.Register(ctx, p, password, "10.3.3.3"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range rating.PlacementGames {
+		sgf := "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PB[bob]PW[alice]RE[W+R];B[aa];W[ba];B[ee];W[ab];B[ff])"
+		if _, err := st.Intake.Submit(ctx, intake.Submission{SourceID: fmt.Sprintf("place-%d", i), SGF: []byte(sgf), By: adminName}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	es, err := st.Ratings.History(ctx, "alice", 0, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored string
+	for _, e := range es {
+		if e.Actor == rating.PlacementActor {
+			stored = e.Reason
+		}
+	}
+	if !strings.HasPrefix(stored, "placed after ") {
+		t.Fatalf("no placement entry with the rule's reason: %+v", es)
+	}
+	b := newBrowser(t, srv.URL)
+	b.login(adminName)
+	for _, path := range []string{"/players/alice", "/admin/audit?player=alice"} {
+		b.lang = "zh"
+		_, _, body := b.get(path)
+		if strings.Contains(body, "placed after") || !regexp.MustCompile(`下完 15 盘定级赛后定级：Glicko-2 等级分 \d+（偏差 \d+）对应积分 -?\d+（\d+[级段]）；上限为 \d+（\d+[级段]）`).MatchString(body) {
+			t.Errorf("zh %s: the placement's reason is not in Chinese (stored %q):\n%s", path, stored, body)
+		}
+		b.lang = "en"
+		if _, _, body := b.get(path); !strings.Contains(body, html.EscapeString(stored)) {
+			t.Errorf("en %s lacks the stored reason %q", path, stored)
 		}
 	}
 }
