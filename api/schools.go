@@ -159,6 +159,9 @@ func toClassViewJSON(v schools.ClassView) classJSON {
 	for i, m := range v.Classmates {
 		if i < len(out.Students) && out.Students[i].Username == m.Username {
 			out.Students[i].Rank, out.Students[i].ShownRank = rankOrEmpty(m.Rank), rankOrEmpty(m.Shown)
+			if m.Unsettled && out.Students[i].ShownRank != "" {
+				out.Students[i].ShownRank += "?" // as the profile shows it
+			}
 			out.Students[i].CertifiedRank, out.Students[i].ShownCertifiedRank = rankOrEmpty(m.Certified), rankOrEmpty(m.ShownCertified)
 		}
 	}
@@ -456,7 +459,7 @@ type rowJSON struct {
 
 func toRowJSON(r schools.Row) rowJSON {
 	out := rowJSON{Username: r.Username, Name: r.Name, Managed: r.Managed, JoinedAt: r.Joined.UTC(), Classes: r.Classes,
-		Score: r.Score, Rank: r.Rank.String(), ShownRank: r.Shown.String(), CertifiedRank: rankOrEmpty(r.Certified),
+		Score: r.Score, Rank: r.Rank.String(), ShownRank: r.ShownRank(), CertifiedRank: rankOrEmpty(r.Certified),
 		ShownCertifiedRank: rankOrEmpty(r.ShownCertified), Rating: r.Rating, RD: r.RD, Games: r.Games,
 		Week: r.Week, Month: r.Month, Period: r.Period, ScoreSince: r.ScoreThen, RankSince: r.RankThen.String(),
 		Change: r.Change, RankSteps: r.RankSteps}

@@ -374,6 +374,7 @@ type Classmate struct {
 	Rank, Shown    ranks.Rank
 	Certified      ranks.Rank
 	ShownCertified ranks.Rank
+	Unsettled      bool // the ranks are shown with "?" (Row.Unsettled)
 }
 
 // loadWorkers bounds the students read at once for one list.
@@ -391,7 +392,8 @@ func (s *Service) classmates(ctx context.Context, sch School, c Class) ([]Classm
 			defer func() { <-sem }()
 			st, err := s.ratings.Latest(ctx, m.Username)
 			errs[i] = err
-			out[i] = Classmate{Username: m.Username, Rank: st.Rank(), Shown: sch.Scale.Show(st.Rank()), Certified: st.Certified, ShownCertified: sch.Scale.Show(st.Certified)}
+			out[i] = Classmate{Username: m.Username, Rank: st.Rank(), Shown: sch.Scale.Show(st.Rank()), Certified: st.Certified, ShownCertified: sch.Scale.Show(st.Certified),
+				Unsettled: !st.Settled()}
 		})
 	}
 	wg.Wait()

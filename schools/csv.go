@@ -132,8 +132,10 @@ func WriteTableCSV(w io.Writer, t Table, lang string) error {
 		if r.Managed {
 			managed = tx("yes")
 		}
-		rec := []string{csvsafe.Cell(r.Username), csvsafe.Cell(r.Name), managed, stamp(r.Joined, loc), strconv.Itoa(r.Score), rankText(lang, r.Rank),
-			rankText(lang, r.Shown), rankText(lang, r.Certified), strconv.FormatFloat(r.Rating, 'f', 1, 64),
+		// The ranks now carry the profile's "?"; the rank then is history.
+		mark := unsettledMark(r.Unsettled)
+		rec := []string{csvsafe.Cell(r.Username), csvsafe.Cell(r.Name), managed, stamp(r.Joined, loc), strconv.Itoa(r.Score), rankText(lang, r.Rank) + mark,
+			rankText(lang, r.Shown) + mark, rankText(lang, r.Certified), strconv.FormatFloat(r.Rating, 'f', 1, 64),
 			strconv.FormatFloat(r.RD, 'f', 1, 64), strconv.Itoa(r.Games),
 			strconv.Itoa(r.Week.Games), strconv.Itoa(r.Week.Wins), strconv.Itoa(r.Month.Games), strconv.Itoa(r.Month.Wins),
 			strconv.Itoa(r.Period.Games), strconv.Itoa(r.Period.Wins),

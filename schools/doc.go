@@ -43,7 +43,8 @@
 // # Tables and progress
 //
 // Table and SchoolTable give each student's ladder score and rank (and
-// the school's Scale of it, ranks.Scale), certified rank, Glicko-2,
+// the school's Scale of it, ranks.Scale; both with the profile's "?"
+// while unsettled, Row.Unsettled), certified rank, Glicko-2,
 // games and wins this week, this month and in a period, the change since
 // a day, the last game and the latest exam registration and grade;
 // sortable by any of Columns, paged by Cursor. Progress and

@@ -115,8 +115,11 @@ type Row struct {
 	Rank, Shown    ranks.Rank
 	Certified      ranks.Rank // zero: none
 	ShownCertified ranks.Rank
-	Rating, RD     float64
-	Games          int // rated games ever
+	// Unsettled: the rank is shown with "?", by the profile's rule
+	// (rating.PlayerState.Settled: placing, or the deviation too wide).
+	Unsettled  bool
+	Rating, RD float64
+	Games      int // rated games ever
 	// Games this week, this month and in the period.
 	Week, Month, Period Count
 	// Since the Since day: the score and rank then, and the change.
@@ -128,6 +131,17 @@ type Row struct {
 	// Exams: the latest registration and the latest grade.
 	Registration *ExamRegistration
 	Result       *ExamResult
+}
+
+// ShownRank is the rank in the school's scale as the API shows it, with
+// "?" while unsettled, as the profile shows the ladder rank.
+func (r Row) ShownRank() string { return r.Shown.String() + unsettledMark(r.Unsettled) }
+
+func unsettledMark(unsettled bool) string {
+	if unsettled {
+		return "?"
+	}
+	return ""
 }
 
 // Table is a page of a class's (or a school's) table.
@@ -335,7 +349,7 @@ func annulled(es []rating.LedgerEntry) map[string]bool {
 func makeRow(m Member, h rating.Run, t Table, scale ranks.Scale) Row {
 	st := h.State
 	r := Row{Username: m.Username, Name: m.Name, Managed: m.Managed, Joined: m.Since,
-		Score: st.Score, Rank: st.Rank(), Certified: st.Certified, Rating: st.Glicko.Rating, RD: st.Glicko.RD, Games: st.Games}
+		Score: st.Score, Rank: st.Rank(), Certified: st.Certified, Unsettled: !st.Settled(), Rating: st.Glicko.Rating, RD: st.Glicko.RD, Games: st.Games}
 	r.Shown, r.ShownCertified = scale.Show(r.Rank), scale.Show(r.Certified)
 	gone := annulled(h.Entries)
 	for _, e := range h.Entries {

@@ -376,3 +376,57 @@ func TestSchoolTableInBulk(t *testing.T) {
 		}
 	}
 }
+
+// TestTableShowsTheProfilesQuestionMark: a student's ranks carry the
+// profile's "?" (rating.PlayerState.Settled) in the table, its API form
+// (ShownRank) and its CSV; the table showed "1k" where the profile
+// showed "1k?".
+func TestTableShowsTheProfilesQuestionMark(t *testing.T) {
+	r := newRig(t)
+	c := r.class("c", 0)
+	r.join(c, "ann", "bob", "new")
+	// Enough games between ann and bob to settle both (RD under 160).
+	for i := range 16 {
+		if i%2 == 0 {
+			r.game("ann", "bob", false)
+		} else {
+			r.game("bob", "ann", false)
+		}
+	}
+	tb, err := r.svc.Table(bg, r.tea, c.ID, schools.TableQuery{Sort: schools.ColUsername})
+	if err != nil {
+		t.Fatal(err)
+	}
+	settled := map[string]bool{}
+	for _, row := range tb.Rows {
+		st, err := r.st.Ratings.Latest(bg, row.Username)
+		if err != nil {
+			t.Fatal(err)
+		}
+		settled[row.Username] = st.Settled()
+		if row.Unsettled == st.Settled() || strings.HasSuffix(row.ShownRank(), "?") == st.Settled() {
+			t.Errorf("%s: unsettled %v, shown %q; the profile shows %q", row.Username, row.Unsettled, row.ShownRank(), st.ShownRank())
+		}
+	}
+	if !settled["ann"] || settled["new"] {
+		t.Fatalf("the rig does not cover both: %v", settled)
+	}
+	for lang, want := range map[string]string{schools.LangZH: "1级?", schools.LangEN: "1k?"} {
+		var b bytes.Buffer
+		if err := schools.WriteTableCSV(&b, tb, lang); err != nil {
+			t.Fatal(err)
+		}
+		recs, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(b.String(), "\ufeff"))).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rec := range recs[1:] {
+			if q := strings.HasSuffix(rec[5], "?") && strings.HasSuffix(rec[6], "?"); q == settled[rec[0]] {
+				t.Errorf("%s CSV %s: %q %q", lang, rec[0], rec[5], rec[6])
+			}
+			if rec[0] == "new" && rec[5] != want {
+				t.Errorf("%s CSV: the newcomer's rank %q, want %q", lang, rec[5], want)
+			}
+		}
+	}
+}

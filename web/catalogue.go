@@ -114,6 +114,9 @@ var en = map[string]string{
 	"cause.annulment":  "annulment",
 	"cause.revocation": "revocation",
 
+	// The placement rule's reason, as rating writes it (placementEntry).
+	"reason.placement": "placed after %d placement games: Glicko-2 %d (RD %d) suggests %d (%s); the ceiling is %d (%s)",
+
 	"colour.black": "Black",
 	"colour.white": "White",
 	"result.win":   "won",
@@ -631,6 +634,8 @@ var zh = map[string]string{
 	"cause.adjustment": "调整",
 	"cause.annulment":  "作废",
 	"cause.revocation": "撤销",
+
+	"reason.placement": "下完 %d 盘定级赛后定级：Glicko-2 等级分 %d（偏差 %d）对应积分 %d（%s）；上限为 %d（%s）",
 
 	"colour.black": "黑",
 	"colour.white": "白",

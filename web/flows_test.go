@@ -2,7 +2,10 @@ package web_test
 
 import (
 	"encoding/csv"
+	"fmt"
+	"html"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -10,7 +13,11 @@ import (
 
 	"github.com/weiqi-platform/rank/exams"
 	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/intake"
+	"github.com/weiqi-platform/rank/internal/app"
+	"github.com/weiqi-platform/rank/internal/apptest"
 	"github.com/weiqi-platform/rank/matchmaking"
+	"github.com/weiqi-platform/rank/players"
 	"github.com/weiqi-platform/rank/rating"
 )
 
@@ -344,6 +351,18 @@ func TestPlayersGamesArchiveAndAbort(t *testing.T) {
 	if _, _, body := ann.get(game); !strings.Contains(body, "aborted") || strings.Contains(body, `id="abort"`) {
 		t.Errorf("after the abort:\n%s", body)
 	}
+	// Her ticket stays matched to the aborted game: the play page is the
+	// queue form again, not the game (it sent her back to it), and she
+	// can queue anew.
+	if code, h, body := ann.get("/play"); code != http.StatusOK || !strings.Contains(body, `id="queue-form"`) {
+		t.Errorf("the play page after the abort: %d %s, want the queue form", code, h.Get("Location"))
+	}
+	if code, h, _ := ann.post("/play", url.Values{"size": {"19"}, "time": {"rapid"}, "rules": {"chinese"}}, true); code != http.StatusSeeOther || h.Get("Location") != "/play" {
+		t.Errorf("queueing after the abort: %d %s", code, h.Get("Location"))
+	}
+	if _, _, body := ann.get("/play"); !strings.Contains(body, `id="waiting"`) {
+		t.Errorf("not waiting after queueing again:\n%s", body)
+	}
 	// Again: refused as the API refuses it, in the page's words.
 	if code, _, body := ann.post(game+"/abort", url.Values{}, true); code != http.StatusConflict || !strings.Contains(body, "may no longer be aborted") && !strings.Contains(body, "not waiting for its result") {
 		t.Errorf("a second abort: %d\n%s", code, body)
@@ -417,5 +436,105 @@ func TestTeacherNominatesOnlyTheirStudents(t *testing.T) {
 	}
 	if code, _, _ := b.post(followed+"/nominate", url.Values{"schedule": {"weekly-1d"}}, true); code != http.StatusForbidden {
 		t.Errorf("nominated a followed player: %d", code)
+	}
+}
+
+// TestClassTableShowsTheProfilesRank: a student's rank in the class
+// table carries the "?" their profile shows (a student of one game
+// showed 1级 in the table, 1级? on the profile), in both languages.
+func TestClassTableShowsTheProfilesRank(t *testing.T) {
+	w := newWorld(t, 2)
+	stu := newBrowser(t, w.base)
+	stu.login(w.students[0])
+	b := newBrowser(t, w.base)
+	b.login(teacherName)
+	for _, lang := range []string{"zh", "en"} {
+		stu.lang, b.lang = lang, lang
+		_, _, prof := stu.get("/players/" + w.students[0])
+		m := regexp.MustCompile(`id="ladder-rank">([^ <]+) ·`).FindStringSubmatch(prof)
+		if m == nil || !strings.HasSuffix(m[1], "?") {
+			t.Fatalf("%s: the profile's rank %v is not unsettled", lang, m)
+		}
+		_, _, body := b.get("/classes/" + w.class.ID)
+		row := regexp.MustCompile(`(?s)<tr>\s*<td><a href="/classes/[^"]*/students/` + w.students[0] + `">.*?</tr>`).FindString(body)
+		if strings.Count(row, "<td>"+m[1]+"</td>") != 2 {
+			t.Errorf("%s: the class table's row lacks the profile's %q twice (ladder and school rank):\n%s", lang, m[1], row)
+		}
+	}
+}
+
+// TestAdminLinksOnlyPlayerPages: the admin page's account list links a
+// player page only for accounts that have one: a game server's account
+// is listed without a link (it linked /players/go-server, a 404 page).
+func TestAdminLinksOnlyPlayerPages(t *testing.T) {
+	w := newWorld(t, 1)
+	if _, err := w.st.Players.CreateAccount(t.Context(), w.admin, "go-server", password, players.RoleServer); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t, w.base)
+	b.login(adminName)
+	_, _, body := b.get("/admin")
+	if !strings.Contains(body, ">go-server<") {
+		t.Fatalf("the admin page does not list go-server:\n%s", body)
+	}
+	links := regexp.MustCompile(`href="(/players/[^"]*)"`).FindAllStringSubmatch(body, -1)
+	if len(links) < 2 {
+		t.Fatalf("too few player links to check: %v", links)
+	}
+	for _, l := range links {
+		if code, _, _ := b.get(strings.ReplaceAll(l[1], "&amp;", "&")); code != http.StatusOK {
+			t.Errorf("the admin page links %s: %d", l[1], code)
+		}
+	}
+}
+
+// TestPlacementReasonInThePagesLanguage: the placement rule writes its
+// entry's reason in English from numbers; the Chinese profile and audit
+// page write those numbers in Chinese (they showed the English), the
+// English pages the stored sentence as it is (it is hashed, unchanged).
+func TestPlacementReasonInThePagesLanguage(t *testing.T) {
+	st := apptest.Memory(t, apptest.Config(app.Config{Placement: true}))
+	srv := httptest.NewServer(st.HTTP)
+	t.Cleanup(srv.Close)
+	ctx := t.Context()
+	if _, err := st.Players.EnsureAdmin(ctx, adminName, password); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"alice", "bob"} {
+		if _, _, err := st.Players.Register(ctx, p, password, "10.3.3.3"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range rating.PlacementGames {
+		sgf := "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PB[bob]PW[alice]RE[W+R];B[aa];W[ba];B[ee];W[ab];B[ff])"
+		if _, err := st.Intake.Submit(ctx, intake.Submission{SourceID: fmt.Sprintf("place-%d", i), SGF: []byte(sgf), By: adminName}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	es, err := st.Ratings.History(ctx, "alice", 0, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored string
+	for _, e := range es {
+		if e.Actor == rating.PlacementActor {
+			stored = e.Reason
+		}
+	}
+	if !strings.HasPrefix(stored, "placed after ") {
+		t.Fatalf("no placement entry with the rule's reason: %+v", es)
+	}
+	b := newBrowser(t, srv.URL)
+	b.login(adminName)
+	for _, path := range []string{"/players/alice", "/admin/audit?player=alice"} {
+		b.lang = "zh"
+		_, _, body := b.get(path)
+		if strings.Contains(body, "placed after") || !regexp.MustCompile(`下完 15 盘定级赛后定级：Glicko-2 等级分 \d+（偏差 \d+）对应积分 -?\d+（\d+[级段]）；上限为 \d+（\d+[级段]）`).MatchString(body) {
+			t.Errorf("zh %s: the placement's reason is not in Chinese (stored %q):\n%s", path, stored, body)
+		}
+		b.lang = "en"
+		if _, _, body := b.get(path); !strings.Contains(body, html.EscapeString(stored)) {
+			t.Errorf("en %s lacks the stored reason %q", path, stored)
+		}
 	}
 }

@@ -19,9 +19,14 @@ var languages = []language.Tag{language.English, language.Chinese}
 
 var matcher = language.NewMatcher(languages)
 
-// chooseLang: the language the caller chose (cookie), else the best of
-// Accept-Language, else English.
+// chooseLang: the language the address asks for (?lang=zh|en, for this
+// request only, so a link can be shared in one language), else the one
+// the caller chose (cookie), else the best of Accept-Language, else
+// English. Other values of lang are ignored.
 func chooseLang(r *http.Request) string {
+	if l := r.URL.Query().Get("lang"); l == "zh" || l == "en" {
+		return l
+	}
 	if ck, err := r.Cookie(langCookie); err == nil && (ck.Value == "zh" || ck.Value == "en") {
 		return ck.Value
 	}

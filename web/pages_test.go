@@ -324,3 +324,53 @@ func TestFieldNameInTheLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestLangInTheAddress: ?lang=zh|en chooses a page's language for that
+// request, over the cookie and Accept-Language; another value is
+// ignored; the language switch's way back leaves it out (else it would
+// undo the switch). It did nothing: the pages answered in English.
+func TestLangInTheAddress(t *testing.T) {
+	w := newWorld(t, 1)
+	anon := newBrowser(t, w.base)
+	player := newBrowser(t, w.base)
+	player.login(w.students[0])
+	profile := "/players/" + w.students[0]
+	for _, tc := range []struct {
+		b           *browser
+		accept      string
+		path, html  string
+		want        string
+		backWithout bool
+	}{
+		{anon, "", "/?lang=zh", "zh-CN", "排行榜", true},
+		{anon, "", "/login?lang=zh", "zh-CN", "登录", true},
+		{player, "", profile + "?lang=zh", "zh-CN", "阶梯段位", true},
+		{player, "zh", profile + "?lang=en", "en", "Ladder rank", true},
+		{player, "zh", profile + "?lang=fr", "zh-CN", "阶梯段位", false},
+		{player, "", profile + "?lang=", "en", "Ladder rank", false},
+	} {
+		tc.b.lang = tc.accept
+		code, _, body := tc.b.get(tc.path)
+		if code != 200 || !strings.Contains(body, `<html lang="`+tc.html+`">`) || !strings.Contains(body, tc.want) {
+			t.Errorf("%s (Accept-Language %q): %d; want lang %q and %q", tc.path, tc.accept, code, tc.html, tc.want)
+		}
+		m := regexp.MustCompile(`name="back" value="([^"]*)"`).FindStringSubmatch(body)
+		if m == nil || tc.backWithout && strings.Contains(m[1], "lang=") {
+			t.Errorf("%s: the switch goes back to %v", tc.path, m)
+		}
+	}
+	// A page that needs a login sends there in the language asked for.
+	if _, h, _ := anon.get("/play?lang=zh"); !strings.HasSuffix(h.Get("Location"), "&lang=zh") {
+		t.Errorf("/play?lang=zh sent to %q", h.Get("Location"))
+	}
+	// The switch from a ?lang=zh page to English lands on an English page.
+	player.lang = ""
+	_, _, body := player.get(profile + "?lang=zh")
+	back := strings.ReplaceAll(regexp.MustCompile(`name="back" value="([^"]*)"`).FindStringSubmatch(body)[1], "&amp;", "&")
+	if _, h, _ := player.post("/lang", url.Values{"lang": {"en"}, "back": {back}}, true); h.Get("Location") != profile {
+		t.Fatalf("the switch went to %q", h.Get("Location"))
+	}
+	if _, _, body := player.get(profile); !strings.Contains(body, `<html lang="en">`) {
+		t.Errorf("after the switch to English the profile is not English")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/weiqi-platform/rank/games"
+	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/matchmaking"
 	"github.com/weiqi-platform/rank/ranks"
 )
@@ -62,7 +63,16 @@ func (s *Server) play(c *ctx) error {
 	case err != nil:
 		return err
 	case t.State == matchmaking.Matched && t.Match != nil && t.Match.GameID != "":
-		return c.redirect("/games/" + url.PathEscape(t.Match.GameID))
+		// Only a game still to be played is where the player belongs; one
+		// that ended (aborted, finished, rated, expired) leaves the ticket
+		// matched, and the queue form is what comes next.
+		g, err := s.d.Games.Game(c.r.Context(), t.Match.GameID)
+		switch {
+		case err == nil && g.Status == intake.StatusPending:
+			return c.redirect("/games/" + url.PathEscape(t.Match.GameID))
+		case err != nil && !errors.Is(err, intake.ErrNotFound):
+			return err
+		}
 	case t.State == matchmaking.Waiting || t.State == matchmaking.Matched:
 		d.Ticket = &t
 		d.Waited, d.Window = s.waitText(c.lang, t)

@@ -70,9 +70,22 @@ func (p *page) Path() string {
 	case c.back != "":
 		return c.back
 	case c.r.Method == http.MethodGet || c.r.Method == http.MethodHead:
-		return c.r.URL.RequestURI()
+		return withoutLang(c.r.URL)
 	}
 	return c.s.pageOf(c.r.URL.Path)
+}
+
+// withoutLang is u's path and query without ?lang=: left in, it would
+// outweigh the language the switch has just chosen.
+func withoutLang(u *url.URL) string {
+	q := u.Query()
+	if !q.Has("lang") {
+		return u.RequestURI()
+	}
+	q.Del("lang")
+	v := *u
+	v.RawQuery = q.Encode()
+	return v.RequestURI()
 }
 
 // pageOf is the nearest page at or above path (a form's address): the

@@ -84,7 +84,11 @@ func (s *Server) wrap(roles []players.Role, f handler) http.Handler {
 		if roles != nil {
 			if !c.authed {
 				if r.Method == http.MethodGet {
-					http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+					to := "/login?next=" + url.QueryEscape(r.URL.RequestURI())
+					if l := r.URL.Query().Get("lang"); l == "zh" || l == "en" {
+						to += "&lang=" + l // the login page in the language asked for
+					}
+					http.Redirect(w, r, to, http.StatusSeeOther)
 					return
 				}
 				c.fail(&pageError{status: http.StatusUnauthorized, key: "err.login_needed"})
