@@ -267,6 +267,9 @@ type gameJSON struct {
 	Round  string `json:"round,omitempty"`
 	Place  string `json:"place,omitempty"`
 	Source string `json:"source,omitempty"`
+	// What the reader assumed to read the submitted file (English, as
+	// the reader writes it); none for a game sent as JSON fields.
+	Assumptions []string `json:"assumptions,omitempty"`
 }
 
 func toGameJSON(g intake.StoredGame) gameJSON {
@@ -277,6 +280,7 @@ func toGameJSON(g intake.StoredGame) gameJSON {
 		Moves: r.Moves, Setup: r.Setup, Dead: r.Dead, MoveCount: len(r.Moves), SubmittedBy: g.SubmittedBy,
 		CreatedAt: g.CreatedAt.UTC(), FinishedAt: optTime(g.FinishedAt), ExpiresAt: optTime(g.ExpiresAt),
 		PlayedAt: optTime(g.PlayedAt), Event: r.Event, Round: r.Round, Place: r.Place, Source: r.Source,
+		Assumptions: r.Assumptions,
 	}
 	if out.Moves == nil {
 		out.Moves = []games.Move{}

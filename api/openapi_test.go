@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/weiqi-platform/rank/intake"
 )
 
 // TestOpenAPICoversRoutes: the document validates, documents every
@@ -48,5 +50,18 @@ func TestOpenAPIServedAsEmbedded(t *testing.T) {
 	s.ServeHTTP(rec, httptest.NewRequest("GET", "/api/v1/openapi.json", nil))
 	if rec.Code != 200 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") || !bytes.Equal(rec.Body.Bytes(), openAPIDoc) {
 		t.Fatalf("GET /api/v1/openapi.json = %d %s", rec.Code, rec.Header().Get("Content-Type"))
+	}
+}
+
+// TestOpenAPIAssumptionBounds: the document states intake's bounds on a
+// game's assumptions.
+func TestOpenAPIAssumptionBounds(t *testing.T) {
+	doc, err := openapi3.NewLoader().LoadFromData(openAPIDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := doc.Components.Schemas["Game"].Value.Properties["assumptions"].Value
+	if s.MaxItems == nil || *s.MaxItems != intake.MaxAssumptions || s.Items.Value.MaxLength == nil || *s.Items.Value.MaxLength != intake.MaxAssumptionText {
+		t.Fatalf("assumptions schema maxItems %v, maxLength %v; want %d and %d", s.MaxItems, s.Items.Value.MaxLength, intake.MaxAssumptions, intake.MaxAssumptionText)
 	}
 }

@@ -62,7 +62,9 @@ type Record struct {
 	ResultText string `json:"result_text,omitempty"`
 
 	// Assumptions says what a reader assumed to accept a quirky file
-	// (komi ×100, missing final passes, …). Not written back.
+	// (komi ×100, missing final passes, …), in English. Not written back
+	// to SGF; kept with a stored game (within intake's bounds) and shown
+	// on it.
 	Assumptions []string `json:"assumptions,omitempty"`
 }
 

@@ -271,7 +271,7 @@ func (a *Archive) judge(ag ArchiveGame, now time.Time) (StoredGame, error) {
 		Hash: ContentHash(black, white, true, r, v), SubmittedBy: rating.ArchiveActor,
 		CreatedAt: now, FinishedAt: played, PlayedAt: played,
 	}
-	g.Record.Assumptions = nil
+	g.Record.Assumptions = keptAssumptions(r.Assumptions)
 	g.SourceID = ArchiveSourceID(g, ag.Dated, played)
 	g.ID = GameIDFor(g.SourceID)
 	return g, nil

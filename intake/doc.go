@@ -3,7 +3,9 @@
 // the check-ins of their players.
 //
 // Submit judges a record with the rules engine (games.Judge), stores it
-// once per source_id (ContentHash tells a retry from a conflict), has the
+// once per source_id (ContentHash tells a retry from a conflict), with
+// what the reader assumed to read it (Record.Assumptions, bounded by
+// MaxAssumptions and MaxAssumptionText, outside the hash), has the
 // rating service apply it exactly once (rating.Service.Apply, keyed by the
 // game id) and marks it rated; Recover completes what a crash left between
 // those steps. CreatePending stores a game still to be played (its result

@@ -248,7 +248,9 @@ func (in *Intake) submit(ctx context.Context, s Submission) (Accepted, error) {
 		Record: r, Verdict: &v, Hash: ContentHash(black, white, rated, r, v),
 		SubmittedBy: s.By,
 	}
-	g.Record.Assumptions = nil // said once, to the submitter; not kept
+	// Kept with the game for whoever looks at it later; outside the hash:
+	// the same game read from a cleaner file is the same game.
+	g.Record.Assumptions = keptAssumptions(r.Assumptions)
 	now := in.now()
 	g.FinishedAt, g.PlayedAt = now, now
 	if !r.PlayedAt.IsZero() {

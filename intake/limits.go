@@ -78,3 +78,59 @@ func timeControlText(s string) (string, error) {
 	}
 	return tc.String(), nil
 }
+
+// The reader's assumptions kept with a stored game (Record.Assumptions),
+// decided here: the reader lists one per quirk, and a file can hold
+// thousands of quirks and quote values of any length (a hostile file
+// would bloat the stored game and its page). A real quirky record has a
+// handful, each under 200 bytes.
+const (
+	// MaxAssumptions bounds how many are kept; past it, the first
+	// MaxAssumptions-1 and a last one saying how many more were dropped.
+	MaxAssumptions = 20
+	// MaxAssumptionText bounds each one in bytes; a longer one keeps its
+	// first bytes (whole characters) and ends in "…".
+	MaxAssumptionText = 300
+)
+
+// keptAssumptions is the reader's assumptions as kept with the game,
+// within MaxAssumptions and MaxAssumptionText; nil for none, and the
+// same slice when all are within (the common case allocates nothing).
+func keptAssumptions(as []string) []string {
+	if len(as) == 0 {
+		return nil
+	}
+	within := len(as) <= MaxAssumptions
+	for _, a := range as {
+		if len(a) > MaxAssumptionText || !utf8.ValidString(a) {
+			within = false
+			break
+		}
+	}
+	if within {
+		return as
+	}
+	n := min(len(as), MaxAssumptions)
+	out := make([]string, 0, n)
+	for _, a := range as[:n] {
+		out = append(out, clipAssumption(a))
+	}
+	if len(as) > MaxAssumptions {
+		out[n-1] = fmt.Sprintf("and %d more assumptions, not kept", len(as)-(MaxAssumptions-1))
+	}
+	return out
+}
+
+// clipAssumption keeps a's first whole characters within
+// MaxAssumptionText bytes, "…" (3 bytes) included when it is cut.
+func clipAssumption(a string) string {
+	a = strings.ToValidUTF8(a, "\uFFFD")
+	if len(a) <= MaxAssumptionText {
+		return a
+	}
+	cut := MaxAssumptionText - len("…")
+	for cut > 0 && !utf8.RuneStart(a[cut]) {
+		cut--
+	}
+	return a[:cut] + "…"
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/weiqi-platform/rank/exams"
+	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/internal/testsvc"
 )
 
@@ -297,4 +298,26 @@ func TestBrowserPhoneWidth(t *testing.T) {
 	if got := text(t, c, "h1"); got != "排行榜" {
 		t.Errorf("after the switch the leaderboard is titled %q", got)
 	}
+}
+
+// TestBrowserAssumptionsFitAPhone: a game's assumptions quoting a long
+// unbroken value from the file still fit a phone's width.
+func TestBrowserAssumptionsFitAPhone(t *testing.T) {
+	w := newWorld(t, 2)
+	sgf := "(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]PL[" + strings.Repeat("x", 280) + "]PB[" + w.students[0] + "]PW[" + w.students[1] + "]RE[W+R];B[ee];W[gg])"
+	acc, err := w.st.Intake.Submit(t.Context(), intake.Submission{SourceID: "browser-assumed", SGF: []byte(sgf), By: adminName})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := chrome(t, 375, 812, "zh")
+	loginIn(t, c, w.base, w.students[0])
+	p := "/games/" + acc.Game.ID
+	run(t, c, "open "+p, chromedp.Navigate(w.base+p), chromedp.WaitVisible(chromedp.CSS("#game-assumptions li")))
+	if !value(t, c, "width", chromedp.Evaluate[bool](`document.documentElement.scrollWidth <= window.innerWidth`)) {
+		t.Errorf("%s is wider than 375 px", p)
+	}
+	if got := text(t, c, "#game-assumptions h2"); got != "读取棋谱时的假定" {
+		t.Errorf("heading %q", got)
+	}
+	shot(t, c, "game-assumptions-phone-zh")
 }

@@ -484,6 +484,8 @@ var en = map[string]string{
 
 	"game.flag":             "Flag",
 	"game.count_unverified": "Count not verified: the game server's result was accepted as claimed; the count of the final position gives %s.",
+	"game.assumptions":      "Assumed when reading the record",
+	"game.assumptions_note": "As the record's reader wrote them.",
 
 	// Exam states, results and how a game counted (exams' names).
 	"exam.session.pairing":          "pairing",
@@ -996,6 +998,8 @@ var zh = map[string]string{
 
 	"game.flag":             "标记",
 	"game.count_unverified": "数子未核实：按对弈服务器申报的结果接受；终局数子的结果为%s。",
+	"game.assumptions":      "读取棋谱时的假定",
+	"game.assumptions_note": "以下为棋谱读取程序的原文（英文）。",
 
 	"exam.session.pairing":          "编排中",
 	"exam.session.open":             "对局中",

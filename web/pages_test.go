@@ -233,6 +233,41 @@ func TestGamePageSpeaksTheLanguage(t *testing.T) {
 	}
 }
 
+// TestGamePageShowsAssumptions: a game read from a quirky file lists
+// what the reader assumed, under a heading in the page's language (the
+// assumptions themselves as the reader wrote them, in English, escaped);
+// a game read plainly has no such list.
+func TestGamePageShowsAssumptions(t *testing.T) {
+	w := newWorld(t, 2)
+	sgf := "(;GM[1]FF[4]SZ[9]KM[375]RU[Chinese]PL[<b>x</b>]PB[" + w.students[0] + "]PW[" + w.students[1] + "]RE[W+R];B[ee];W[gg];W[cc];B[dd])"
+	acc, err := w.st.Intake.Submit(t.Context(), intake.Submission{SourceID: "web-test-assumed", SGF: []byte(sgf), By: adminName, Trusted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(acc.Game.Record.Assumptions) != 3 {
+		t.Fatalf("assumptions %q, want the komi, the pass and PL", acc.Game.Record.Assumptions)
+	}
+	b := newBrowser(t, w.base)
+	b.login(w.students[0])
+	for _, tc := range []struct{ lang, heading string }{
+		{"en", "Assumed when reading the record"},
+		{"zh", "读取棋谱时的假定"},
+	} {
+		b.lang = tc.lang
+		code, _, body := b.get("/games/" + acc.Game.ID)
+		if code != 200 || !strings.Contains(body, `id="game-assumptions"`) || !strings.Contains(body, tc.heading) ||
+			!strings.Contains(body, "<li>KM[375] read as komi 7.5") || !strings.Contains(body, "a pass by the other assumed before move 3") {
+			t.Errorf("%s: %d; want the heading %q and both assumptions:\n%s", tc.lang, code, tc.heading, body)
+		}
+		if strings.Contains(body, "<b>x</b>") || !strings.Contains(body, "PL[&lt;b&gt;x&lt;/b&gt;]") {
+			t.Errorf("%s: the file's text is not escaped:\n%s", tc.lang, body)
+		}
+	}
+	if _, _, body := b.get("/games/" + w.gameID); strings.Contains(body, `id="game-assumptions"`) {
+		t.Errorf("a game read plainly lists assumptions:\n%s", body)
+	}
+}
+
 // TestFieldRuleInTheLanguage: a refused form says what is wrong with the
 // field in the page's language: the API's message in English, the
 // field's rule from the catalogue in Chinese (with the limits' numbers).

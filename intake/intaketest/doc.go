@@ -5,7 +5,8 @@
 // owns those in-memory stores (memory.go): Memory (an intake.Store) and
 // MemoryPresence, for tests whose subject is not storage; their Fail hook
 // injects an outage at a named method. Finished and PendingGame make
-// games as the intake would store them.
+// games as the intake would store them, and Assumed a reader's
+// assumptions to store with one.
 //
 // It imports intake, games, internal/outage (the outage of the Fail hook)
 // and the standard library only (testing for the suites); never a driver,

@@ -36,6 +36,7 @@ func Run(t *testing.T, newStore func(t *testing.T) intake.Store) {
 		{"PlayerGamesNewestFirst", playerGamesNewestFirst},
 		{"AbortOncePending", abortOncePending},
 		{"BulkWrites", bulkWrites},
+		{"AssumptionsKept", assumptionsKept},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
 	}
@@ -113,6 +114,64 @@ func roundTrip(t *testing.T, s intake.Store) {
 		t.Fatal(err)
 	}
 	same(t, "by source", got, f)
+}
+
+// Assumed is what a reader might have assumed to read a record, for
+// games stored with assumptions.
+var Assumed = []string{"KM[375] read as komi 7.5: 3.75 stones written times 100", "no CA: read as GB18030 (PB[柯洁])"}
+
+// assumptionsKept: the reader's assumptions come back with the game from
+// every read and every write (Create, Finish, CreateAll); a game without
+// any has none (nil).
+func assumptionsKept(t *testing.T, s intake.Store) {
+	ctx := context.Background()
+	with := func(g intake.StoredGame) intake.StoredGame {
+		r := *g.Record
+		r.Assumptions = slices.Clone(Assumed)
+		g.Record = &r
+		return g
+	}
+	f := with(Finished("g1", "src-1", "alice", "bob", t0))
+	mustCreate(t, s, f)
+	mustCreate(t, s, PendingGame("p1", "alice", "bob", t0, time.Hour))
+	fin := with(Finished("p1", "p1", "alice", "bob", t0.Add(time.Minute)))
+	fin.CreatedAt = t0
+	if err := s.Finish(ctx, fin); err != nil {
+		t.Fatal(err)
+	}
+	reads := []intake.StoredGame{mustGet(t, s, "g1"), mustGet(t, s, "p1")}
+	bySource, err := s.BySource(ctx, "src-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	finished, err := s.Finished(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed, err := s.PlayerGames(ctx, intake.GamesQuery{Player: "alice", Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads = append(append(append(reads, bySource), finished...), listed...)
+	if bs, ok := s.(intake.BulkStore); ok {
+		if _, err := bs.CreateAll(ctx, []intake.StoredGame{with(Finished("g2", "src-2", "bob", "alice", t0))}); err != nil {
+			t.Fatal(err)
+		}
+		reads = append(reads, mustGet(t, s, "g2"))
+	}
+	if len(reads) < 5 {
+		t.Fatalf("only %d games read", len(reads))
+	}
+	for _, g := range reads {
+		if !slices.Equal(g.Record.Assumptions, Assumed) {
+			t.Errorf("game %s read with assumptions %q, want %q", g.ID, g.Record.Assumptions, Assumed)
+		}
+	}
+	same(t, "with assumptions", mustGet(t, s, "g1"), f)
+	mustCreate(t, s, Finished("g3", "src-3", "alice", "bob", t0))
+	if as := mustGet(t, s, "g3").Record.Assumptions; as != nil {
+		t.Errorf("a game stored without assumptions reads with %q", as)
+	}
 }
 
 func notFound(t *testing.T, s intake.Store) {

@@ -1,0 +1,28 @@
+package intake
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestKeptAssumptions: within the bounds the reader's list is kept as it
+// is (no copy); past them each entry is cut on a character and made
+// valid UTF-8, and the list ends with how many were dropped.
+func TestKeptAssumptions(t *testing.T) {
+	if keptAssumptions(nil) != nil || keptAssumptions([]string{}) != nil {
+		t.Error("none is not nil")
+	}
+	few := []string{"a", "b"}
+	if got := keptAssumptions(few); &got[0] != &few[0] {
+		t.Error("a list within the bounds was copied")
+	}
+	bad := keptAssumptions([]string{"PB[\xff\xfe]", strings.Repeat("é", MaxAssumptionText)})
+	if bad[0] != "PB[\uFFFD]" || len(bad[1]) > MaxAssumptionText || !utf8.ValidString(bad[1]) || !strings.HasSuffix(bad[1], "é…") {
+		t.Errorf("cut: %q", bad)
+	}
+	many := make([]string, MaxAssumptions+1)
+	if got := keptAssumptions(many); len(got) != MaxAssumptions || got[MaxAssumptions-1] != "and 2 more assumptions, not kept" {
+		t.Errorf("%d kept, last %q", len(got), got[len(got)-1])
+	}
+}
