@@ -126,7 +126,15 @@ func TestAnnulGame(t *testing.T) {
 	w.post(annul, map[string]any{}, "", 400, "missing_field")
 	w.post("/api/v1/admin/games/nope/annul", map[string]any{"reason": "x"}, "", 404, "not_found")
 	before := w.expect(req{method: "GET", path: "/api/v1/players/bob", token: w.bob}, 200, "")
+	if g := w.expect(req{method: "GET", path: "/api/v1/games/" + w.gameID, token: w.bob}, 200, ""); g.JSON["annulled"] != nil {
+		t.Fatalf("a rated game says annulled: %s", g.Body)
+	}
 	out := w.post(annul, map[string]any{"reason": "bob's connection was cut"}, "", 200, "")
+	// The game shows its annulment, so that it no longer looks rated.
+	g := w.expect(req{method: "GET", path: "/api/v1/games/" + w.gameID, token: w.bob}, 200, "")
+	if a, _ := g.JSON["annulled"].(map[string]any); a == nil || a["reason"] != "bob's connection was cut" || a["by"] == "" || a["at"] == nil {
+		t.Fatalf("the annulled game: %s", g.Body)
+	}
 	es := entriesOf(out)
 	if out.JSON["game_id"] != w.gameID || len(es) != 2 {
 		t.Fatalf("annulment %s", out.Body)

@@ -270,6 +270,15 @@ type gameJSON struct {
 	// What the reader assumed to read the submitted file (English, as
 	// the reader writes it); none for a game sent as JSON fields.
 	Assumptions []string `json:"assumptions,omitempty"`
+	// Annulled: an admin annulled the game after it was rated (its
+	// rating changes reversed); the status stays the one it had.
+	Annulled *annulledJSON `json:"annulled,omitempty"`
+}
+
+type annulledJSON struct {
+	At     time.Time `json:"at"`
+	By     string    `json:"by"`
+	Reason string    `json:"reason"`
 }
 
 func toGameJSON(g intake.StoredGame) gameJSON {
@@ -369,7 +378,18 @@ func (s *Server) getGame(c *gin.Context) {
 		c.Data(http.StatusOK, SGFType, g.SGF())
 		return
 	}
-	c.JSON(http.StatusOK, toGameJSON(g))
+	out := toGameJSON(g)
+	if g.Status == intake.StatusRated || g.Status == intake.StatusFinished {
+		a, ok, err := s.deps.Ratings.AnnulledGame(c.Request.Context(), g.ID)
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		if ok {
+			out.Annulled = &annulledJSON{At: a.At.UTC(), By: a.Actor, Reason: a.Reason}
+		}
+	}
+	c.JSON(http.StatusOK, out)
 }
 
 // flaggedJSON is a flagged game: the game, and when and why it was

@@ -343,6 +343,33 @@ func (s *Service) Annulment(ctx context.Context, gameID string) (Changed, error)
 	return s.finish(ctx, op)
 }
 
+// Annulled is what a game's page says of its annulment: when, by whom
+// and why.
+type Annulled struct {
+	At     time.Time
+	Actor  string
+	Reason string
+}
+
+// AnnulledGame reports whether the game was annulled, and how: a game
+// shown after its annulment must not look rated still. ok is false when
+// it was not (or not yet completely).
+func (s *Service) AnnulledGame(ctx context.Context, gameID string) (Annulled, bool, error) {
+	ch, err := s.Annulment(ctx, gameID)
+	if errors.Is(err, ErrNotFound) {
+		return Annulled{}, false, nil
+	}
+	if err != nil {
+		return Annulled{}, false, err
+	}
+	a := Annulled{}
+	if len(ch.Entries) > 0 {
+		e := ch.Entries[0]
+		a = Annulled{At: e.At, Actor: e.Actor, Reason: e.Reason}
+	}
+	return a, true, nil
+}
+
 // planAnnul computes the compensating entries of an annulment.
 func planAnnul(op Operation, names []string, states map[string]PlayerState) (Plan, error) {
 	ch := op.Change

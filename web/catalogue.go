@@ -484,6 +484,9 @@ var en = map[string]string{
 
 	"game.flag":             "Flag",
 	"game.count_unverified": "Count not verified: the game server's result was accepted as claimed; the count of the final position gives %s.",
+	"game.annulled":         "Annulled",
+	"game.annulled_by":      "annulled on %s by %s: %s",
+	"game.deltas_reversed":  "(reversed by the annulment)",
 	"game.assumptions":      "Assumed when reading the record",
 	"game.assumptions_note": "As the record's reader wrote them.",
 
@@ -998,6 +1001,9 @@ var zh = map[string]string{
 
 	"game.flag":             "标记",
 	"game.count_unverified": "数子未核实：按对弈服务器申报的结果接受；终局数子的结果为%s。",
+	"game.annulled":         "已作废",
+	"game.annulled_by":      "%s由%s作废：%s",
+	"game.deltas_reversed":  "（已因作废撤回）",
 	"game.assumptions":      "读取棋谱时的假定",
 	"game.assumptions_note": "以下为棋谱读取程序的原文（英文）。",
 

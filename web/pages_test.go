@@ -409,3 +409,29 @@ func TestLangInTheAddress(t *testing.T) {
 		t.Errorf("after the switch to English the profile is not English")
 	}
 }
+
+// TestGamePageShowsTheAnnulment: a rated game an admin annulled says so,
+// in the page's language, and its deltas are shown as reversed instead
+// of as if they still counted.
+func TestGamePageShowsTheAnnulment(t *testing.T) {
+	w := newWorld(t, 2)
+	b := newBrowser(t, w.base)
+	b.login(adminName)
+	if _, _, body := b.get("/games/" + w.gameID); strings.Contains(body, `id="game-annulled"`) || strings.Contains(body, "reversed by the annulment") {
+		t.Fatalf("a rated game shown as annulled:\n%s", body)
+	}
+	if _, err := w.st.Ratings.Annul(t.Context(), rating.AnnulInput{GameID: w.gameID, Actor: adminName, Reason: "a cut connection"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ lang, annulled, reversed string }{
+		{"en", "Annulled", "(reversed by the annulment)"},
+		{"zh", "已作废", "（已因作废撤回）"},
+	} {
+		b.lang = tc.lang
+		code, _, body := b.get("/games/" + w.gameID)
+		if code != 200 || !strings.Contains(body, `id="game-annulled"`) || !strings.Contains(body, tc.annulled) ||
+			!strings.Contains(body, "a cut connection") || !strings.Contains(body, tc.reversed) || !strings.Contains(body, "<s>") {
+			t.Errorf("%s: %d, want the annulment and the reversed deltas:\n%s", tc.lang, code, body)
+		}
+	}
+}

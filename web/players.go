@@ -182,6 +182,9 @@ type gameData struct {
 	Computed        string
 	CanAbort        bool      // the caller plays the pending game, still abortable
 	AbortBy         time.Time // until when
+	// Annulled: an admin annulled the rated game; its deltas were
+	// reversed, so they are shown as such.
+	Annulled *rating.Annulled
 }
 
 func (s *Server) game(c *ctx) error {
@@ -202,6 +205,15 @@ func (s *Server) game(c *ctx) error {
 	if v := g.Verdict; v != nil {
 		d.Result, d.Score = v.Result, v.Score
 		d.CountUnverified, d.Computed = v.CountUnverified, v.Computed
+	}
+	if g.Status == intake.StatusRated || g.Status == intake.StatusFinished {
+		a, ok, err := s.d.Ratings.AnnulledGame(c.r.Context(), g.ID)
+		if err != nil {
+			return err
+		}
+		if ok {
+			d.Annulled = &a
+		}
 	}
 	if g.Status == intake.StatusRated {
 		for _, p := range []string{g.Black, g.White} {
