@@ -94,7 +94,7 @@ func (s *Server) adjust(c *gin.Context) {
 		}
 	}
 	if given != 1 {
-		s.fail(c, &Error{Status: http.StatusBadRequest, Code: "invalid_field", Message: "give exactly one of delta, score or rank",
+		s.fail(c, &Error{Status: http.StatusUnprocessableEntity, Code: "invalid_field", Message: "give exactly one of delta, score or rank",
 			Details: map[string]any{"field": "delta", "reason": "give exactly one of delta, score or rank"}})
 		return
 	}
@@ -109,7 +109,7 @@ func (s *Server) adjust(c *gin.Context) {
 			sc, err = rating.PlacementScore(r)
 		}
 		if err != nil {
-			s.fail(c, &Error{Status: http.StatusBadRequest, Code: "invalid_field", Message: "rank " + strconv.Quote(in.Rank) + ": " + err.Error(),
+			s.fail(c, &Error{Status: http.StatusUnprocessableEntity, Code: "invalid_field", Message: "rank " + strconv.Quote(in.Rank) + ": " + err.Error(),
 				Details: map[string]any{"field": "rank", "reason": err.Error()}})
 			return
 		}
@@ -168,7 +168,7 @@ func (s *Server) placeCertified(c *gin.Context) {
 		err = errors.New("professional ranks are not certified here")
 	}
 	if err != nil {
-		s.fail(c, &Error{Status: http.StatusBadRequest, Code: "invalid_field", Message: "rank " + strconv.Quote(in.Rank) + ": " + err.Error(),
+		s.fail(c, &Error{Status: http.StatusUnprocessableEntity, Code: "invalid_field", Message: "rank " + strconv.Quote(in.Rank) + ": " + err.Error(),
 			Details: map[string]any{"field": "rank", "reason": err.Error()}})
 		return
 	}

@@ -54,20 +54,20 @@ func TestAdminAdjustments(t *testing.T) {
 		code, field string
 	}{
 		{map[string]any{"delta": 10}, 400, "missing_field", "reason"},
-		{map[string]any{"reason": "x"}, 400, "invalid_field", "delta"},
-		{map[string]any{"delta": 10, "score": 3, "reason": "x"}, 400, "invalid_field", "delta"},
-		{map[string]any{"rank": "3p", "reason": "x"}, 400, "invalid_field", "rank"},
-		{map[string]any{"rank": "eleven", "reason": "x"}, 400, "invalid_field", "rank"},
-		{map[string]any{"score": 2_000_000_000, "reason": "x"}, 400, "invalid_field", "score"},
+		{map[string]any{"reason": "x"}, 422, "invalid_field", "delta"},
+		{map[string]any{"delta": 10, "score": 3, "reason": "x"}, 422, "invalid_field", "delta"},
+		{map[string]any{"rank": "3p", "reason": "x"}, 422, "invalid_field", "rank"},
+		{map[string]any{"rank": "eleven", "reason": "x"}, 422, "invalid_field", "rank"},
+		{map[string]any{"score": 2_000_000_000, "reason": "x"}, 422, "invalid_field", "score"},
 		{`{"delta":"ten","reason":"x"}`, 400, "invalid_json", "delta"},
 		// Bounds (issue 11): a delta that changes nothing, one past the
 		// limit, a reason past its length or with control characters.
-		{map[string]any{"delta": 0, "reason": "x"}, 400, "invalid_field", "delta"},
-		{map[string]any{"delta": 100_000, "reason": "x"}, 400, "invalid_field", "delta"},
-		{map[string]any{"delta": -1001, "reason": "x"}, 400, "invalid_field", "delta"},
-		{map[string]any{"score": 100_000, "reason": "x"}, 400, "invalid_field", "score"},
-		{map[string]any{"delta": 10, "reason": strings.Repeat("长", 1001)}, 400, "invalid_field", "reason"},
-		{map[string]any{"delta": 10, "reason": "a\x00b"}, 400, "invalid_field", "reason"},
+		{map[string]any{"delta": 0, "reason": "x"}, 422, "invalid_field", "delta"},
+		{map[string]any{"delta": 100_000, "reason": "x"}, 422, "invalid_field", "delta"},
+		{map[string]any{"delta": -1001, "reason": "x"}, 422, "invalid_field", "delta"},
+		{map[string]any{"score": 100_000, "reason": "x"}, 422, "invalid_field", "score"},
+		{map[string]any{"delta": 10, "reason": strings.Repeat("长", 1001)}, 422, "invalid_field", "reason"},
+		{map[string]any{"delta": 10, "reason": "a\x00b"}, 422, "invalid_field", "reason"},
 	} {
 		out := w.post(adjust, tc.body, "", tc.status, tc.code)
 		if out.errDetails()["field"] != tc.field {
@@ -100,7 +100,7 @@ func TestAdminAdjustments(t *testing.T) {
 	cert := "/api/v1/admin/players/carol/certified-rank"
 	w.post(cert, map[string]any{"rank": "3d"}, "", 400, "missing_field")
 	w.post(cert, map[string]any{"reason": "x"}, "", 400, "missing_field")
-	w.post(cert, map[string]any{"rank": "9p", "reason": "x"}, "", 400, "invalid_field")
+	w.post(cert, map[string]any{"rank": "9p", "reason": "x"}, "", 422, "invalid_field")
 	out = w.post(cert, map[string]any{"rank": "3d", "reason": "certified by the EGF"}, "", 200, "")
 	if e := entriesOf(out)[0]; e["cause"] != "placement" || e["certified_before"] != nil || e["certified_after"] != "3d" {
 		t.Fatalf("certified placement %s", out.Body)

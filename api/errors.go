@@ -185,7 +185,7 @@ var errorTable = []rule{
 		detail: func(error) (string, map[string]any) { return "", map[string]any{retryAfterKey: int64(1)} }},
 	{is: rating.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "not found"},
 	{as: func(err error) bool { var e *rating.InputError; return errors.As(err, &e) },
-		status: http.StatusBadRequest, code: "invalid_field", message: "a field of the change is invalid",
+		status: http.StatusUnprocessableEntity, code: "invalid_field", message: "a field of the change is invalid",
 		detail: func(err error) (string, map[string]any) {
 			var e *rating.InputError
 			errors.As(err, &e)
@@ -200,7 +200,7 @@ var errorTable = []rule{
 
 	// exams (ranks) and check-ins
 	{as: func(err error) bool { var e *exams.ValidationError; return errors.As(err, &e) },
-		status: http.StatusBadRequest, code: "invalid_field", message: "a field is invalid",
+		status: http.StatusUnprocessableEntity, code: "invalid_field", message: "a field is invalid",
 		detail: func(err error) (string, map[string]any) {
 			var e *exams.ValidationError
 			errors.As(err, &e)
@@ -265,7 +265,7 @@ var errorTable = []rule{
 	{is: reviews.ErrNotFound, status: http.StatusNotFound, code: "not_found", message: "no such flag"},
 	// schools
 	{as: func(err error) bool { var e *schools.FieldError; return errors.As(err, &e) },
-		status: http.StatusBadRequest, code: "invalid_field", message: "a field is invalid",
+		status: http.StatusUnprocessableEntity, code: "invalid_field", message: "a field is invalid",
 		detail: func(err error) (string, map[string]any) {
 			var e *schools.FieldError
 			errors.As(err, &e)

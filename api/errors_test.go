@@ -160,7 +160,7 @@ func TestRowsOnceBuiltByHandlers(t *testing.T) {
 			Details: map[string]any{"parameter": IdempotencyHeader}}},
 		{fmt.Errorf("%w: result %s is %s", exams.ErrNotAwaiting, "r1", "rejected"), Error{Status: 409, Code: "promotion_decided",
 			Message: "the promotion is not awaiting approval (decided before, or not a pass)"}},
-		{&rating.InputError{Field: "delta", Reason: "0 changes nothing"}, Error{Status: 400, Code: "invalid_field", Message: "delta 0 changes nothing",
+		{&rating.InputError{Field: "delta", Reason: "0 changes nothing"}, Error{Status: 422, Code: "invalid_field", Message: "delta 0 changes nothing",
 			Details: map[string]any{"field": "delta", "reason": "0 changes nothing"}}},
 	} {
 		got, known := classify(tc.err)

@@ -118,7 +118,7 @@ func TestExamScheduleRefusesBadFields(t *testing.T) {
 	} {
 		d := examDraft(false)
 		tc.edit(d)
-		out := e.expect(req{method: "POST", path: "/api/v1/exams", token: admin, body: d}, 400, "invalid_field")
+		out := e.expect(req{method: "POST", path: "/api/v1/exams", token: admin, body: d}, 422, "invalid_field")
 		if out.errDetails()["field"] != tc.field || !strings.Contains(out.JSON["error"].(map[string]any)["message"].(string), tc.field) {
 			t.Errorf("%v: answer %s, want field %s named", d, out.Body, tc.field)
 		}

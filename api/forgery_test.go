@@ -125,5 +125,5 @@ func TestRollbackFound(t *testing.T) {
 	// nothing and is refused.
 	fake := kept.(map[string]any)
 	fake["mac"] = strings.Repeat("0", 64)
-	w.expect(req{method: "POST", path: "/api/v1/audit/checkpoints/verify", token: w.admin, body: fake}, 400, "invalid_field")
+	w.expect(req{method: "POST", path: "/api/v1/audit/checkpoints/verify", token: w.admin, body: fake}, 422, "invalid_field")
 }

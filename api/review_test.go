@@ -64,11 +64,11 @@ func TestUsernamesInBodiesAreCheckedFirst(t *testing.T) {
 func TestSchoolNamesRefuseInvisibleCharacters(t *testing.T) {
 	w := newSchoolWorld(t)
 	for _, name := range []string{"a\u202eb", "\u200b", "x\u2066y", "a\u009bb"} {
-		out := w.expect(req{method: "POST", path: "/api/v1/schools/a/classes", token: w.tt, body: map[string]any{"name": name}}, 400, "invalid_field")
+		out := w.expect(req{method: "POST", path: "/api/v1/schools/a/classes", token: w.tt, body: map[string]any{"name": name}}, 422, "invalid_field")
 		if out.errDetails()["field"] != "name" {
 			t.Errorf("class %q: %s", name, out.Body)
 		}
-		w.expect(req{method: "PATCH", path: "/api/v1/schools/a", token: w.ta, body: map[string]any{"name": name}}, 400, "invalid_field")
+		w.expect(req{method: "PATCH", path: "/api/v1/schools/a", token: w.ta, body: map[string]any{"name": name}}, 422, "invalid_field")
 		out = w.expect(req{method: "POST", path: "/api/v1/classes/" + w.classA + "/managed-students", token: w.tt, body: map[string]any{"names": []string{name}}}, 422, "invalid_entries")
 		if out.errDetails()["field"] != "names" {
 			t.Errorf("child %q: %s", name, out.Body)
@@ -101,12 +101,12 @@ func TestExamRoleCheckedFirst(t *testing.T) {
 func TestMoveBoundsToClass(t *testing.T) {
 	w := newSchoolWorld(t)
 	out := w.expect(req{method: "POST", path: "/api/v1/classes/" + w.classA + "/students/stu-a/move", token: w.tt,
-		body: map[string]any{"to_class": strings.Repeat("x", 100_000)}}, 400, "invalid_field")
+		body: map[string]any{"to_class": strings.Repeat("x", 100_000)}}, 422, "invalid_field")
 	if out.errDetails()["field"] != "to_class" || !strings.Contains(string(out.Body), "256") || len(out.Body) > 1000 {
 		t.Errorf("huge to_class: %.300s", out.Body)
 	}
 	w.expect(req{method: "POST", path: "/api/v1/classes/" + w.classA + "/students/stu-a/move", token: w.tt,
-		body: map[string]any{"to_class": "nope"}}, 400, "invalid_field")
+		body: map[string]any{"to_class": "nope"}}, 422, "invalid_field")
 }
 
 // TestMoveShowsOnlyWhatTheCallerMaySee: a teacher of the class a
@@ -238,7 +238,7 @@ func TestLinkRefusesInvisibleExternalID(t *testing.T) {
 // "invalid exam schedule".
 func TestDecisionReasonRefusalNamesNoSchedule(t *testing.T) {
 	w := newAdminWorld(t)
-	out := w.post("/api/v1/admin/promotions/eA/approve", map[string]any{"reason": strings.Repeat("r", 900)}, "", 400, "invalid_field")
+	out := w.post("/api/v1/admin/promotions/eA/approve", map[string]any{"reason": strings.Repeat("r", 900)}, "", 422, "invalid_field")
 	msg := out.JSON["error"].(map[string]any)["message"].(string)
 	if out.errDetails()["field"] != "reason" || strings.Contains(msg, "schedule") || !strings.HasPrefix(msg, "reason: ") || !strings.Contains(msg, "800") {
 		t.Errorf("long reason: %s", out.Body)

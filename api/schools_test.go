@@ -245,7 +245,7 @@ func TestSchoolFlowOverHTTP(t *testing.T) {
 	// The key names that placement: another under it is refused.
 	w.expect(req{method: "POST", path: cls + "/students/stu-f/placement", token: w.tt, header: placeKey, body: map[string]any{"rank": "3k", "reason": "club 3k"}}, 409, "idempotency_key_reused")
 	w.expect(req{method: "POST", path: cls + "/students/stu-a/placement", token: w.tt, body: map[string]any{"rank": "4k", "reason": "late"}}, 409, "already_played")
-	w.expect(req{method: "POST", path: cls + "/students/stu-f/placement", token: w.tt, body: map[string]any{"rank": "12k", "reason": "x"}}, 400, "invalid_field")
+	w.expect(req{method: "POST", path: cls + "/students/stu-f/placement", token: w.tt, body: map[string]any{"rank": "12k", "reason": "x"}}, 422, "invalid_field")
 	w.expect(req{method: "POST", path: cls + "/students/stu-f/placement", token: w.tt, body: map[string]any{"rank": "4k"}}, 400, "missing_field")
 	// Managed accounts: JSON with first passwords; CSV for printing;
 	// reset; the class is full at 3.
@@ -271,7 +271,7 @@ func TestSchoolFlowOverHTTP(t *testing.T) {
 	// Move sc to another class of the school; a class of another school is refused.
 	out = w.expect(req{method: "POST", path: "/api/v1/schools/a/classes", token: w.tt, body: map[string]any{"name": "中级班"}}, 201, "")
 	other := out.JSON["id"].(string)
-	w.expect(req{method: "POST", path: cls + "/students/stu-c/move", token: w.tt, body: map[string]any{"to_class": w.classB}}, 400, "invalid_field")
+	w.expect(req{method: "POST", path: cls + "/students/stu-c/move", token: w.tt, body: map[string]any{"to_class": w.classB}}, 422, "invalid_field")
 	out = w.expect(req{method: "POST", path: cls + "/students/stu-c/move", token: w.tt, body: map[string]any{"to_class": other}}, 200, "")
 	if out.JSON["to"].(map[string]any)["student_count"] != float64(1) {
 		t.Errorf("move %s", out.Body)
@@ -296,7 +296,7 @@ func TestSchoolFlowOverHTTP(t *testing.T) {
 	w.expect(req{method: "GET", path: "/api/v1/schools/a/table", token: w.tt}, 403, "not_yours")
 	// The last head teacher stays; school validation names the field.
 	w.expect(req{method: "DELETE", path: "/api/v1/schools/a/teachers/tea-a", token: w.ta}, 409, "last_head_teacher")
-	w.expect(req{method: "POST", path: "/api/v1/schools", token: w.admin, body: map[string]any{"name": "x", "time_zone": "Mars/Base", "head_teachers": []string{"tea-a"}}}, 400, "invalid_field")
+	w.expect(req{method: "POST", path: "/api/v1/schools", token: w.admin, body: map[string]any{"name": "x", "time_zone": "Mars/Base", "head_teachers": []string{"tea-a"}}}, 422, "invalid_field")
 	out = w.expect(req{method: "POST", path: "/api/v1/schools", token: w.admin, body: map[string]any{"name": "x", "head_teachers": []string{"stu-a", "zz-top"}}}, 422, "invalid_entries")
 	if len(out.errDetails()["entries"].([]any)) != 2 {
 		t.Errorf("head teachers refused: %s", out.Body)

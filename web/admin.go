@@ -109,6 +109,7 @@ func (s *Server) adminAccounts(c *ctx, d *adminData) error {
 		Role: players.Role(d.AccountRole), Prefix: d.AccountPrefix, Limit: accountsPage + 1})
 	var fe *players.FieldError
 	if errors.As(err, &fe) {
+		// A filter in the address, as the API's query parameters: 400.
 		return &pageError{status: http.StatusBadRequest, key: "err.invalid_field", field: "acc_" + fe.Field}
 	}
 	if err != nil {
@@ -136,7 +137,7 @@ func (s *Server) adminRunJob(c *ctx) error {
 		return errNotFound
 	}
 	if errors.Is(err, jobs.ErrBadJob) {
-		return &pageError{status: http.StatusBadRequest, key: "err.invalid_field", field: "run_id"}
+		return &pageError{status: http.StatusUnprocessableEntity, key: "err.invalid_field", field: "run_id"}
 	}
 	if err != nil {
 		return err

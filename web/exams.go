@@ -149,7 +149,7 @@ func (s *Server) adminCreateSchedule(c *ctx) error {
 		if v := f.Get(field); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return s.scheduleRefused(c, &pageError{status: http.StatusBadRequest, key: "err.invalid_field", field: field})
+				return s.scheduleRefused(c, &pageError{status: http.StatusUnprocessableEntity, key: "err.invalid_field", field: field})
 			}
 			*p = &n
 		}

@@ -229,7 +229,7 @@ func TestExamRegistrationAndItsRefusal(t *testing.T) {
 	}
 	// A bad field is refused naming it, and nothing is made.
 	code, _, body = a.post("/admin/exams", url.Values{"id": {"bad"}, "target_rank": {"12d"}, "cron": {"0 19 * * SAT"}}, true)
-	if code != http.StatusBadRequest || !strings.Contains(body, "target_rank") {
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "target_rank") {
 		t.Errorf("bad schedule: %d %s", code, body)
 	}
 	p := newBrowser(t, w.base)

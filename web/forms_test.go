@@ -108,7 +108,7 @@ func TestRefusedScheduleFormComesBack(t *testing.T) {
 		b.login(adminName)
 		b.lang = tc.lang
 		code, _, body := b.post("/admin/exams", sent, true)
-		if code != http.StatusBadRequest || !strings.Contains(body, `id="new-schedule"`) {
+		if code != http.StatusUnprocessableEntity || !strings.Contains(body, `id="new-schedule"`) {
 			t.Fatalf("%s: %d, want the exams page refusing:\n%s", tc.lang, code, body)
 		}
 		if got := alertText(t, body); !strings.Contains(got, tc.reason) {
@@ -399,7 +399,7 @@ func TestManagedFormSentTwice(t *testing.T) {
 	if other := send("another-key"); strings.Join(other, ",") == strings.Join(first, ",") {
 		t.Errorf("another key made the same accounts %v", other)
 	}
-	if code, _, _ := b.post(cls+"/managed", url.Values{"names": {"Mei"}, "form_key": {"no spaces"}}, true); code != http.StatusBadRequest {
+	if code, _, _ := b.post(cls+"/managed", url.Values{"names": {"Mei"}, "form_key": {"no spaces"}}, true); code != http.StatusUnprocessableEntity {
 		t.Errorf("a malformed key: %d, want 400", code)
 	}
 }

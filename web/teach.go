@@ -185,7 +185,7 @@ func (s *Server) classAddManaged(c *ctx) error {
 	// A form shown before keys sends none: as the API without one.
 	key := c.r.PostFormValue("form_key")
 	if key != "" && !formKey.MatchString(key) {
-		return &pageError{status: http.StatusBadRequest, key: "err.invalid_field", field: "form_key"}
+		return &pageError{status: http.StatusUnprocessableEntity, key: "err.invalid_field", field: "form_key"}
 	}
 	_, added, err := s.d.Schools.AddManaged(c.r.Context(), c.user, id, names, key)
 	if err != nil {
