@@ -10,6 +10,11 @@ import (
 // RepairBy is who a repair's change names as its author.
 const RepairBy = "system"
 
+// RepairMovedConsentName marks RepairMovedConsent done in the store: a
+// start after a complete run reads no class (moves have kept consent
+// since; only a store moved by an older release needs the repair).
+const RepairMovedConsentName = "moved-consent"
+
 // maxMoveTrace bounds how many moves RepairMovedConsent follows back for
 // one student; one moved more often is left as they are (cameVia says
 // "", as for a history it cannot read), so that no history stops a start.
@@ -24,8 +29,13 @@ const maxMoveTrace = 256
 // came by a teacher's adding is marked so again, by a change of the class
 // (WhatConsentCorrected, naming them). A student whose history cannot be
 // traced is left as they are. Safe to run again and on several replicas
-// at once: rankd runs it at start. Returns how many students it marked.
+// at once: rankd runs it at start, and once a run ends the store says so
+// (RepairMovedConsentName) and later starts do nothing. Returns how many
+// students it marked.
 func (s *Service) RepairMovedConsent(ctx context.Context) (int, error) {
+	if done, err := s.store.Repaired(ctx, RepairMovedConsentName); err != nil || done {
+		return 0, err
+	}
 	schs, err := s.store.Schools(ctx, SchoolQuery{})
 	if err != nil {
 		return 0, err
@@ -74,7 +84,7 @@ func (s *Service) RepairMovedConsent(ctx context.Context) (int, error) {
 			}
 		}
 	}
-	return fixed, nil
+	return fixed, s.store.MarkRepaired(ctx, RepairMovedConsentName, s.now())
 }
 
 var errNothingToRepair = errors.New("nothing to repair")

@@ -99,6 +99,16 @@ func TestRepairMovedConsent(t *testing.T) {
 	if fixed, err := r.svc.RepairMovedConsent(bg); err != nil || fixed != 0 {
 		t.Errorf("a second repair: %d, %v; want 0, nil", fixed, err)
 	}
+	// Once done, a start reads no class: a student the old move (still
+	// wrapping this store) marks now is not traced again.
+	r.player("fay")
+	if _, err := r.svc.AddStudents(bg, r.tea, a.ID, []string{"fay"}); err != nil {
+		t.Fatal(err)
+	}
+	move(a.ID, "fay", b.ID)
+	if fixed, err := r.svc.RepairMovedConsent(bg); err != nil || fixed != 0 || !teaches("fay") {
+		t.Errorf("a repair after the mark: %d, %v, fay consented %v; want 0, nil, true (not traced)", fixed, err, teaches("fay"))
+	}
 }
 
 // TestRepairMovedConsentPastItsBound: a student moved back and forth

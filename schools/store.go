@@ -1,6 +1,9 @@
 package schools
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Store keeps schools, classes and invite codes. A school or a class is a
 // chain of versions: every write stores the next version as a new
@@ -42,6 +45,12 @@ type Store interface {
 	// ManagedKey returns the latest record of the id (the highest Seq);
 	// ErrNotFound if none.
 	ManagedKey(ctx context.Context, id string) (ManagedKey, error)
+
+	// MarkRepaired records that the named one-off repair ran to its end;
+	// marking it again is no error (the first mark stays).
+	MarkRepaired(ctx context.Context, name string, at time.Time) error
+	// Repaired reports whether the named repair was marked.
+	Repaired(ctx context.Context, name string) (bool, error)
 }
 
 // SchoolQuery selects schools: every one, or those with Teacher among

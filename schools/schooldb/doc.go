@@ -21,6 +21,9 @@
 //     with an Idempotency-Key, _id "<hash of class, teacher, key>#<seq>",
 //     inserted before any account is made; a key used again once its
 //     record expired is the next seq.
+//   - school_repairs: one document per one-off repair run to its end
+//     (_id its name, such as moved-consent), so that rankd's start does
+//     not run it again.
 //
 // Reads by _id are the hot path (a class, a school, a code: the head and
 // one probe that misses); FerretDB pushes only those down to SQLite,

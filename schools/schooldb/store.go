@@ -24,11 +24,12 @@ const (
 	ClassHeads     = "class_heads"
 	Codes          = "invite_codes"
 	ManagedKeys    = "managed_keys"
+	Repairs        = "school_repairs"
 )
 
 // Store is a schools.Store on a Mongo database.
 type Store struct {
-	schoolVersions, schoolHeads, classVersions, classHeads, codes, keys *mongo.Collection
+	schoolVersions, schoolHeads, classVersions, classHeads, codes, keys, repairs *mongo.Collection
 }
 
 var _ schools.Store = (*Store)(nil)
@@ -36,7 +37,8 @@ var _ schools.Store = (*Store)(nil)
 // New returns a Store on db after making sure its indexes exist.
 func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 	s := &Store{schoolVersions: db.Collection(SchoolVersions), schoolHeads: db.Collection(SchoolHeads),
-		classVersions: db.Collection(ClassVersions), classHeads: db.Collection(ClassHeads), codes: db.Collection(Codes), keys: db.Collection(ManagedKeys)}
+		classVersions: db.Collection(ClassVersions), classHeads: db.Collection(ClassHeads), codes: db.Collection(Codes), keys: db.Collection(ManagedKeys),
+		repairs: db.Collection(Repairs)}
 	// The queries on the heads: a school's classes, a teacher's classes
 	// and schools, a student's classes. One call per index: FerretDB v1
 	// panics on a createIndexes of several that already exist.
@@ -484,4 +486,32 @@ func (s *Store) ManagedKey(ctx context.Context, id string) (schools.ManagedKey, 
 	}
 	return schools.ManagedKey{ID: last.KeyID, Seq: last.Seq, ClassID: last.ClassID, By: last.By, Names: last.Names,
 		Usernames: last.Usernames, Created: last.Created.UTC(), Expires: last.Expires.UTC()}, nil
+}
+
+// repairDoc marks a one-off repair done.
+type repairDoc struct {
+	ID string    `bson:"_id"`
+	At time.Time `bson:"at"`
+}
+
+// MarkRepaired implements schools.Store: an insert under the name.
+func (s *Store) MarkRepaired(ctx context.Context, name string, at time.Time) error {
+	_, err := s.repairs.InsertOne(ctx, repairDoc{ID: name, At: at.UTC()})
+	if mongo.IsDuplicateKeyError(err) {
+		return nil
+	}
+	return wrap("mark repair", err)
+}
+
+// Repaired implements schools.Store.
+func (s *Store) Repaired(ctx context.Context, name string) (bool, error) {
+	var d repairDoc
+	err := s.repairs.FindOne(ctx, bson.D{{Key: "_id", Value: name}}).Decode(&d)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return false, nil
+	}
+	if err != nil {
+		return false, wrap("read repair", err)
+	}
+	return true, nil
 }

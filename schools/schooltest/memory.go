@@ -27,13 +27,14 @@ type Memory struct {
 	classes map[string][]schools.Class
 	codes   map[string]schools.Code
 	keys    map[string][]schools.ManagedKey
+	repairs map[string]time.Time
 }
 
 var _ schools.Store = (*Memory)(nil)
 
 // NewMemory returns an empty Memory.
 func NewMemory() *Memory {
-	return &Memory{schools: map[string][]schools.School{}, classes: map[string][]schools.Class{}, codes: map[string]schools.Code{}, keys: map[string][]schools.ManagedKey{}}
+	return &Memory{schools: map[string][]schools.School{}, classes: map[string][]schools.Class{}, codes: map[string]schools.Code{}, keys: map[string][]schools.ManagedKey{}, repairs: map[string]time.Time{}}
 }
 
 func (m *Memory) enter(ctx context.Context, method string) error {
@@ -304,4 +305,28 @@ func (m *Memory) ManagedKey(ctx context.Context, id string) (schools.ManagedKey,
 		return schools.ManagedKey{}, fmt.Errorf("managed key %s: %w", id, schools.ErrNotFound)
 	}
 	return StoredManagedKey(chain[len(chain)-1]), nil
+}
+
+// MarkRepaired implements schools.Store.
+func (m *Memory) MarkRepaired(ctx context.Context, name string, at time.Time) error {
+	if err := m.enter(ctx, "MarkRepaired"); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.repairs[name]; !ok {
+		m.repairs[name] = stored(at)
+	}
+	return nil
+}
+
+// Repaired implements schools.Store.
+func (m *Memory) Repaired(ctx context.Context, name string) (bool, error) {
+	if err := m.enter(ctx, "Repaired"); err != nil {
+		return false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.repairs[name]
+	return ok, nil
 }

@@ -27,6 +27,7 @@ func Run(t *testing.T, newStore func(t *testing.T) schools.Store) {
 		{"Codes", codes},
 		{"ManagedKeys", managedKeys},
 		{"ManagedKeyOneWins", managedKeyOneWins},
+		{"Repairs", repairs},
 		{"NotFound", notFound},
 		{"TimesInUTCToTheMillisecond", timesInUTC},
 	} {
@@ -224,6 +225,22 @@ func codes(t *testing.T, s schools.Store) {
 	must(t, err)
 	if !got.Expires.IsZero() {
 		t.Fatalf("a code without expiry came back expiring %v", got.Expires)
+	}
+}
+
+// A repair is not done until marked; marking it twice is no error, and
+// another name is another repair.
+func repairs(t *testing.T, s schools.Store) {
+	if done, err := s.Repaired(ctx, "r1"); err != nil || done {
+		t.Fatalf("an unmarked repair: %v, %v", done, err)
+	}
+	must(t, s.MarkRepaired(ctx, "r1", T0))
+	must(t, s.MarkRepaired(ctx, "r1", T0.Add(time.Hour)))
+	if done, err := s.Repaired(ctx, "r1"); err != nil || !done {
+		t.Fatalf("a marked repair: %v, %v", done, err)
+	}
+	if done, err := s.Repaired(ctx, "r2"); err != nil || done {
+		t.Fatalf("another repair: %v, %v", done, err)
 	}
 }
 
