@@ -433,5 +433,12 @@ func TestGamePageShowsTheAnnulment(t *testing.T) {
 			!strings.Contains(body, "a cut connection") || !strings.Contains(body, tc.reversed) || !strings.Contains(body, "<s>") {
 			t.Errorf("%s: %d, want the annulment and the reversed deltas:\n%s", tc.lang, code, body)
 		}
+		// The players' recent games say so too, instead of a delta that
+		// still counts.
+		for _, p := range w.students[:2] {
+			if code, _, body := b.get("/players/" + p); code != 200 || !strings.Contains(body, "</s> "+tc.annulled) {
+				t.Errorf("%s: %s's profile: %d, want the game's delta struck as annulled:\n%s", tc.lang, p, code, body)
+			}
+		}
 	}
 }

@@ -87,6 +87,7 @@ type recentGame struct {
 	ID, Opponent, Colour, Result, Status string
 	Delta                                int
 	Rated                                bool
+	Annulled                             bool // annulled after it was rated: its delta reversed
 	At                                   time.Time
 }
 
@@ -145,10 +146,14 @@ func (s *Server) profile(c *ctx) error {
 		return err
 	}
 	deltas := map[string]rating.LedgerEntry{}
+	annulled := map[string]bool{} // the games of the entries read whose annulment is among them
 	for _, e := range entries {
 		if e.Cause == rating.CauseGame {
 			deltas[e.CauseID] = e
 			continue
+		}
+		if e.Cause == rating.CauseAnnulment {
+			annulled[e.CauseID] = true
 		}
 		if len(d.Changes) < recentGames {
 			d.Changes = append(d.Changes, e)
@@ -159,7 +164,9 @@ func (s *Server) profile(c *ctx) error {
 		return err
 	}
 	for _, g := range gs {
-		d.Recent = append(d.Recent, gameRow(name, g, deltas))
+		rg := gameRow(name, g, deltas)
+		rg.Annulled = annulled[g.ID]
+		d.Recent = append(d.Recent, rg)
 	}
 	c.render(http.StatusOK, "profile", "profile.title", d)
 	return nil
