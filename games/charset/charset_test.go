@@ -112,6 +112,8 @@ func TestDetectKorean(t *testing.T) {
 		{simplifiedchinese.GBK, "柯洁", "常昊", "", "GB18030", ""},
 		{simplifiedchinese.GBK, "朴廷桓", "李昌镐", "白中盘胜", "GB18030", "W+R"},
 		{simplifiedchinese.GBK, "古力", "丁浩", "", "GB18030", ""},
+		// Read as EUC-KR, 3 common syllables of 4 and a Hanja (온썅 剋랑봉).
+		{simplifiedchinese.GBK, "柯洁", "谢尔豪", "", "GB18030", ""},
 	} {
 		in := fmt.Sprintf("(;SZ[19]PB[%s]PW[%s]", tc.black, tc.white)
 		if tc.result != "" {

@@ -43,14 +43,20 @@ func runeSet(s string) map[rune]bool {
 	return m
 }
 
-// minCommonHangul is decided: the share of a Korean reading's syllables
-// that must be common ones. Chinese read as Hangul lands on a common
-// syllable about one time in eight.
-const minCommonHangul = 0.75
+// minCommonHangul and minSyllables are decided: the share of a Korean
+// reading's syllables that must be common ones, and how many there must
+// be. Chinese read as Hangul lands on a common syllable about one time
+// in eight, but a short text can by chance (柯洁 谢尔豪 read as three
+// common syllables of four, and one Hanja): so every character beyond
+// ASCII must be Hangul too, and a text shorter than a name stays GB18030.
+const (
+	minCommonHangul = 0.85
+	minSyllables    = 3
+)
 
 // readKorean returns the EUC-KR reading of data when that is the likely
-// one: it decodes cleanly, is mostly Hangul syllables, most of them
-// common, and the GB18030 reading has fewer common characters than the
+// one: it decodes cleanly, is Hangul syllables only beyond ASCII (at
+// least minSyllables), nearly all of them common, and the GB18030 reading has fewer common characters than the
 // Korean one has common syllables.
 func readKorean(data []byte) ([]byte, bool) {
 	kr, err := clean(korean.EUCKR, data)
@@ -70,8 +76,7 @@ func readKorean(data []byte) ([]byte, bool) {
 			other++
 		}
 	}
-	// Mostly Hangul: 4 in 5 characters beyond ASCII.
-	if syllables == 0 || 5*syllables < 4*(syllables+other) {
+	if syllables < minSyllables || other > 0 {
 		return nil, false
 	}
 	krShare := float64(common) / float64(syllables)
