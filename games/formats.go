@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -353,6 +354,9 @@ func ugfTime(w *sgfWriter, ptime string) []string {
 		return []string{fmt.Sprintf("ugf: Ptime=%s gives the sides different main times: no TM", ptime)}
 	case mins[0] == 0:
 		return []string{fmt.Sprintf("ugf: Ptime=%s gives no main time: no TM", ptime)}
+	case time.Duration(mins[0]) > MaxMainTime/time.Minute:
+		// Also what keeps mins*60 from overflowing.
+		return []string{fmt.Sprintf("ugf: Ptime=%s gives a main time beyond %v: no TM", ptime, MaxMainTime)}
 	}
 	tm := strconv.Itoa(mins[0] * 60)
 	w.prop("TM", tm)

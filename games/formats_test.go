@@ -110,6 +110,9 @@ func TestReadUGFTime(t *testing.T) {
 		{"J;0;0;0,J;0;0;0,0,0", "", "no main time"},
 		{"fast", "", "not a time setting this reader knows"},
 		{"J;x;0;0", "", "not a time setting this reader knows"},
+		{"J;360;0;0", "21600", "read as 360 minutes"},
+		{"J;361;0;0", "", "beyond 6h0m0s: no TM"},
+		{"J;153722867280912931;0;0", "", "beyond 6h0m0s: no TM"}, // *60 overflowed
 	} {
 		recs, err := ReadRecords([]byte("[Header]\nSize=9\nPtime="+tc.ptime+"\n[Data]\nEE,B1,1,0\n"), ReadOptions{})
 		if err != nil {
