@@ -102,7 +102,7 @@ func keptAssumptions(as []string) []string {
 	}
 	within := len(as) <= MaxAssumptions
 	for _, a := range as {
-		if len(a) > MaxAssumptionText || !utf8.ValidString(a) {
+		if len(a) > MaxAssumptionText || !utf8.ValidString(a) || strings.IndexFunc(a, unseen) >= 0 {
 			within = false
 			break
 		}
@@ -121,10 +121,27 @@ func keptAssumptions(as []string) []string {
 	return out
 }
 
+// unseen: a control or an invisible format character (checkText
+// refuses them in the texts a submission names).
+func unseen(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }
+
 // clipAssumption keeps a's first whole characters within
 // MaxAssumptionText bytes, "…" (3 bytes) included when it is cut.
 func clipAssumption(a string) string {
 	a = strings.ToValidUTF8(a, "\uFFFD")
+	// A quoted file value's control and direction characters (U+202E
+	// turns the line around on the page) are shown as what they are.
+	if strings.IndexFunc(a, unseen) >= 0 {
+		var b strings.Builder
+		for _, r := range a {
+			if unseen(r) {
+				fmt.Fprintf(&b, "\\u%04x", r)
+				continue
+			}
+			b.WriteRune(r)
+		}
+		a = b.String()
+	}
 	if len(a) <= MaxAssumptionText {
 		return a
 	}

@@ -21,6 +21,10 @@ func TestKeptAssumptions(t *testing.T) {
 	if bad[0] != "PB[\uFFFD]" || len(bad[1]) > MaxAssumptionText || !utf8.ValidString(bad[1]) || !strings.HasSuffix(bad[1], "é…") {
 		t.Errorf("cut: %q", bad)
 	}
+	// A quoted value's direction and control characters are written out.
+	if got := keptAssumptions([]string{"RE[W\u202e+evil\nline]: unknown"}); got[0] != `RE[W\u202e+evil\u000aline]: unknown` {
+		t.Errorf("unseen characters: %q", got)
+	}
 	many := make([]string, MaxAssumptions+1)
 	if got := keptAssumptions(many); len(got) != MaxAssumptions || got[MaxAssumptions-1] != "and 2 more assumptions, not kept" {
 		t.Errorf("%d kept, last %q", len(got), got[len(got)-1])
