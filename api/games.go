@@ -275,9 +275,10 @@ type gameJSON struct {
 	Annulled *annulledJSON `json:"annulled,omitempty"`
 }
 
+// annulledJSON leaves out who annulled it: a game is a public read, the
+// admin's name is the audit's.
 type annulledJSON struct {
 	At     time.Time `json:"at"`
-	By     string    `json:"by"`
 	Reason string    `json:"reason"`
 }
 
@@ -386,7 +387,7 @@ func (s *Server) getGame(c *gin.Context) {
 			return
 		}
 		if ok {
-			out.Annulled = &annulledJSON{At: a.At.UTC(), By: a.Actor, Reason: a.Reason}
+			out.Annulled = &annulledJSON{At: a.At.UTC(), Reason: a.Reason}
 		}
 	}
 	c.JSON(http.StatusOK, out)

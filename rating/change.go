@@ -343,8 +343,8 @@ func (s *Service) Annulment(ctx context.Context, gameID string) (Changed, error)
 	return s.finish(ctx, op)
 }
 
-// Annulled is what a game's page says of its annulment: when, by whom
-// and why.
+// Annulled is a game's annulment: when, by whom (for the audit; a game's
+// public page leaves it out) and why.
 type Annulled struct {
 	At     time.Time
 	Actor  string
