@@ -851,10 +851,13 @@ type namesIn struct {
 	Names []string `json:"names"`
 }
 
+// newStudentJSON: an account an earlier try of the same keyed request
+// made has no password here (made_earlier; that try showed it).
 type newStudentJSON struct {
-	Name     string `json:"name"`
-	Username string `json:"username"`
-	Password string `json:"password"`
+	Name        string `json:"name"`
+	Username    string `json:"username"`
+	Password    string `json:"password,omitempty"`
+	MadeEarlier bool   `json:"made_earlier,omitempty"`
 }
 
 type managedJSON struct {

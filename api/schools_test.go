@@ -311,10 +311,9 @@ func TestSchoolFlowOverHTTP(t *testing.T) {
 }
 
 // TestManagedStudentsOncePerKey: a request for managed accounts retried
-// with its Idempotency-Key makes no second set (new first passwords for
-// the same usernames); the key with other names, a retry after a child
-// signed in, or into a full class is a 409 that changes nothing; the
-// head teacher with the same key gets none of the teacher's accounts,
+// with its Idempotency-Key makes no second set (the same usernames, made
+// earlier, no password changed); the key with other names, or a retry
+// into a full class, is a 409 that changes nothing; the head teacher with the same key gets none of the teacher's accounts,
 // and another school's teacher nothing at all.
 func TestManagedStudentsOncePerKey(t *testing.T) {
 	w := newSchoolWorld(t)
@@ -322,12 +321,17 @@ func TestManagedStudentsOncePerKey(t *testing.T) {
 	path := "/api/v1/classes/" + cls + "/managed-students"
 	names := map[string]any{"names": []string{"小明", "Mei"}}
 	key := map[string]string{"Idempotency-Key": "add-kids-1"}
-	type login struct{ username, password string }
+	type login struct {
+		username, password string
+		earlier            bool
+	}
 	logins := func(out *resp) []login {
 		var ls []login
 		for _, a := range out.JSON["accounts"].([]any) {
 			m := a.(map[string]any)
-			ls = append(ls, login{m["username"].(string), m["password"].(string)})
+			p, _ := m["password"].(string)
+			e, _ := m["made_earlier"].(bool)
+			ls = append(ls, login{m["username"].(string), p, e})
 		}
 		return ls
 	}
@@ -338,13 +342,19 @@ func TestManagedStudentsOncePerKey(t *testing.T) {
 	first := logins(w.expect(req{method: "POST", path: path, token: w.tt, body: names, header: key}, 201, ""))
 	again := w.expect(req{method: "POST", path: path, token: w.tt, body: names, header: key}, 201, "")
 	second := logins(again)
-	if len(second) != 2 || second[0].username != first[0].username || second[1].username != first[1].username {
-		t.Fatalf("the retry answered %v, the first try %v", second, first)
+	if len(second) != 2 || second[0].username != first[0].username || second[1].username != first[1].username ||
+		!second[0].earlier || second[0].password != "" || !second[1].earlier {
+		t.Fatalf("the retry answered %v, the first try %v; want the same accounts, made earlier, no passwords", second, first)
 	}
 	if n := len(again.JSON["class"].(map[string]any)["students"].([]any)); n != 2 {
 		t.Errorf("the class holds %d students, want the 2 children once", n)
 	}
-	signIn(first[0], 401) // the retry's passwords replace the first
+	signIn(first[0], 200) // a retry changes no password
+	// The sheet to print says where a password shown before is.
+	sheet := w.expect(req{method: "POST", path: path + "?lang=zh", token: w.tt, body: names, header: map[string]string{"Idempotency-Key": "add-kids-1", "Accept": "text/csv"}}, 201, "")
+	if !strings.Contains(string(sheet.Body), "已在之前的提交中显示") {
+		t.Errorf("the retry's sheet:\n%s", sheet.Body)
+	}
 
 	w.expect(req{method: "POST", path: path, token: w.tt, body: names, header: map[string]string{"Idempotency-Key": "no spaces"}}, 400, "invalid_parameter")
 	w.expect(req{method: "POST", path: path, token: w.tt, body: map[string]any{"names": []string{"小明", "Lei"}}, header: key}, 409, "idempotency_key_reused")
@@ -357,15 +367,6 @@ func TestManagedStudentsOncePerKey(t *testing.T) {
 			t.Errorf("the head teacher got the teacher's account %s", l.username)
 		}
 	}
-
-	// A child signed in: the retry resets no one and names the child.
-	signIn(second[0], 200)
-	out := w.expect(req{method: "POST", path: path, token: w.tt, body: names, header: key}, 409, "managed_accounts_changed")
-	accs, _ := out.errDetails()["accounts"].([]any)
-	if len(accs) != 1 || accs[0].(map[string]any)["username"] != second[0].username {
-		t.Errorf("the refusal names %v, want %s", accs, second[0].username)
-	}
-	signIn(second[1], 200) // the other child's password was not changed
 
 	// Class A (capacity 3, two students): a keyed request that does not
 	// fit is refused; its retry too, until there is room.

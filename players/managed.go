@@ -134,64 +134,80 @@ func ManagedUsername(name string) (string, error) {
 	return NormalizeUsername(UsernameBase(name) + "-" + randomText(suffixLen))
 }
 
-// Remakeable reports whether RemakeManaged may give a first password
-// again to a: managed by school, made by by (not before since), and
-// never signed in to.
-func Remakeable(a Account, school, by string, since time.Time) bool {
-	return a.ManagedBy == school && school != "" && a.CreatedBy == by && !a.CreatedAt.Before(since) && a.SignedIn.IsZero()
+// MadeBy reports whether a is a managed account of school made by the
+// teacher by, not before since: one a keyed request for managed accounts
+// made (its usernames are recorded first and drawn at random).
+func MadeBy(a Account, school, by string, since time.Time) bool {
+	return a.ManagedBy == school && school != "" && a.CreatedBy == by && !a.CreatedAt.Before(since)
 }
 
-// RemakeManaged makes sure each username is a managed account of school
-// made by by, each with a new first password (returned, shown once): an
-// account not there is made under the username; one there, made since
-// the given time, is given the new password and its tokens are revoked,
-// only while Remakeable (else ErrNotManaged, naming it, and nothing more
-// is done). It is the retry of a request whose usernames were recorded
-// first; accounts are done in order, and an error leaves those done
-// before it.
-func (s *Service) RemakeManaged(ctx context.Context, school, by string, usernames []string, since time.Time) ([]ManagedAccount, error) {
+// MakeRecorded makes the accounts of a keyed request whose usernames
+// were recorded first: each username not taken becomes a managed account
+// of school made by by, with a first password (returned, shown once).
+// One that exists and is MadeBy the request (an earlier try, or one
+// running beside this one, made it) is returned with no password and is
+// not touched: a retry never changes a password, so every password a
+// try shows works. A username another account holds is ErrNotManaged,
+// naming it: found before any account is made, nothing is made; found
+// while they are made (taken in between), those made before it stay.
+func (s *Service) MakeRecorded(ctx context.Context, school, by string, usernames []string, since time.Time) ([]ManagedAccount, error) {
 	if school == "" {
 		return nil, &FieldError{Field: "school", Reason: "is required"}
 	}
 	if len(usernames) > ManagedBatchMax {
 		return nil, &FieldError{Field: "usernames", Reason: fmt.Sprintf("at most %d accounts per request, got %d", ManagedBatchMax, len(usernames))}
 	}
-	passwords, hashes, err := firstPasswords(ctx, len(usernames))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ManagedAccount, 0, len(usernames))
+	out := make([]ManagedAccount, len(usernames))
+	var missing []int
 	for i, u := range usernames {
 		name, err := NormalizeUsername(u)
 		if err != nil {
-			return out, err
+			return nil, err
 		}
-		a := Account{Username: name, Role: RolePlayer, PasswordHash: hashes[i], CreatedAt: s.now(), CreatedBy: by, ManagedBy: school}
-		err = s.store.CreateAccount(ctx, a)
+		a, err := s.store.Account(ctx, name)
+		switch {
+		case errors.Is(err, ErrNotFound):
+			out[i].Username = name
+			missing = append(missing, i)
+		case err != nil:
+			return nil, err
+		case !MadeBy(a, school, by, since):
+			return nil, fmt.Errorf("%w: %s", ErrNotManaged, name)
+		default:
+			a.PasswordHash = ""
+			out[i] = ManagedAccount{Account: a}
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	passwords, hashes, err := firstPasswords(ctx, len(missing))
+	if err != nil {
+		return nil, err
+	}
+	for j, i := range missing {
+		name := out[i].Username
+		a := Account{Username: name, Role: RolePlayer, PasswordHash: hashes[j], CreatedAt: s.now(), CreatedBy: by, ManagedBy: school}
+		err := s.store.CreateAccount(ctx, a)
 		if err == nil {
 			s.claimUsername(ctx, name)
-			out = append(out, ManagedAccount{Account: a, Password: passwords[i]})
+			out[i] = ManagedAccount{Account: a, Password: passwords[j]}
 			continue
 		}
 		if !errors.Is(err, ErrUsernameTaken) {
-			return out, err
+			return nil, err
 		}
+		// Taken meanwhile: by a try of the same request beside this one
+		// (its password is that try's to show), or by someone else.
 		old, err := s.store.Account(ctx, name)
 		if err != nil {
-			return out, err
+			return nil, err
 		}
-		if !Remakeable(old, school, by, since) {
-			return out, fmt.Errorf("%w: %s", ErrNotManaged, name)
+		if !MadeBy(old, school, by, since) {
+			return nil, fmt.Errorf("%w: %s", ErrNotManaged, name)
 		}
-		if err := s.store.SetPassword(ctx, name, hashes[i]); err != nil {
-			return out, err
-		}
-		if err := s.store.RevokeTokens(ctx, name, s.now()); err != nil {
-			return out, err
-		}
-		s.forget(name)
-		old.PasswordHash = hashes[i]
-		out = append(out, ManagedAccount{Account: old, Password: passwords[i]})
+		old.PasswordHash = ""
+		out[i] = ManagedAccount{Account: old}
 	}
 	return out, nil
 }

@@ -592,11 +592,11 @@ func TestLoginBoundsWhatItReads(t *testing.T) {
 	}
 }
 
-// TestRemakeManaged: a keyed request's usernames are made when absent and
-// given new first passwords when its earlier try made them; an account
-// signed in to, made by another teacher or school, made before the
-// request, or held by its owner is refused, its password kept.
-func TestRemakeManaged(t *testing.T) {
+// TestMakeRecorded: a keyed request's usernames are made when absent;
+// one its earlier try made comes back with no password and keeps its
+// own; one another teacher or school made, made before the request, or
+// held by its owner is refused, and then nothing is made.
+func TestMakeRecorded(t *testing.T) {
 	ctx := context.Background()
 	s := players.NewService(playertest.NewMemory(), nopLimiter{}, players.Config{})
 	since := time.Now().UTC().Truncate(time.Millisecond)
@@ -604,46 +604,41 @@ func TestRemakeManaged(t *testing.T) {
 	if err != nil || !strings.HasPrefix(u1, "lina-") {
 		t.Fatalf("ManagedUsername = %q, %v", u1, err)
 	}
-	first, err := s.RemakeManaged(ctx, "sch1", "teacher1", []string{u1}, since)
-	if err != nil || len(first) != 1 || first[0].Username != u1 || first[0].ManagedBy != "sch1" {
-		t.Fatalf("RemakeManaged made %+v, %v", first, err)
+	first, err := s.MakeRecorded(ctx, "sch1", "teacher1", []string{u1}, since)
+	if err != nil || len(first) != 1 || first[0].Username != u1 || first[0].ManagedBy != "sch1" || first[0].Password == "" {
+		t.Fatalf("MakeRecorded made %+v, %v", first, err)
 	}
-	again, err := s.RemakeManaged(ctx, "sch1", "teacher1", []string{u1}, since)
-	if err != nil || again[0].Password == first[0].Password {
-		t.Fatalf("the retry: %+v, %v; want a new password", again, err)
+	u2, _ := players.ManagedUsername("Wang")
+	again, err := s.MakeRecorded(ctx, "sch1", "teacher1", []string{u1, u2}, since)
+	if err != nil || again[0].Password != "" || again[0].Username != u1 || again[1].Password == "" || again[1].Username != u2 {
+		t.Fatalf("the retry: %+v, %v; want u1 without a password, u2 made", again, err)
 	}
-	if _, err := s.Login(ctx, u1, first[0].Password, "192.0.2.1"); !errors.Is(err, players.ErrInvalidCredentials) {
-		t.Errorf("the first password still works: %v", err)
-	}
-	// Signed in: never reset by a retry again.
-	if _, err := s.Login(ctx, u1, again[0].Password, "192.0.2.1"); err != nil {
-		t.Fatal(err)
-	}
-	if a, err := s.Account(ctx, u1); err != nil || a.SignedIn.IsZero() {
-		t.Fatalf("after a sign-in: %+v, %v; want it recorded", a, err)
+	for _, a := range []players.ManagedAccount{first[0], again[1]} {
+		if _, err := s.Login(ctx, a.Username, a.Password, "192.0.2.1"); err != nil {
+			t.Errorf("%s: the password shown does not work: %v", a.Username, err)
+		}
 	}
 	if _, _, err := s.Register(ctx, "owner", "correct horse battery", "192.0.2.1"); err != nil {
 		t.Fatal(err)
 	}
-	u3, _ := players.ManagedUsername("Wang")
-	if _, err := s.RemakeManaged(ctx, "sch1", "teacher1", []string{u3}, since); err != nil {
-		t.Fatal(err)
-	}
+	u4, _ := players.ManagedUsername("Zhao")
 	for what, tc := range map[string]struct {
 		school, by, username string
 		since                time.Time
 	}{
-		"signed in to":      {"sch1", "teacher1", u1, since},
-		"another teacher's": {"sch1", "teacher2", u3, since},
-		"another school's":  {"sch2", "teacher1", u3, since},
-		"made before":       {"sch1", "teacher1", u3, since.Add(time.Hour)},
+		"another teacher's": {"sch1", "teacher2", u2, since},
+		"another school's":  {"sch2", "teacher1", u2, since},
+		"made before":       {"sch1", "teacher1", u2, since.Add(time.Hour)},
 		"held by its owner": {"sch1", "teacher1", "owner", since},
 	} {
-		if _, err := s.RemakeManaged(ctx, tc.school, tc.by, []string{tc.username}, tc.since); !errors.Is(err, players.ErrNotManaged) {
+		if _, err := s.MakeRecorded(ctx, tc.school, tc.by, []string{u4, tc.username}, tc.since); !errors.Is(err, players.ErrNotManaged) {
 			t.Errorf("%s: %v, want ErrNotManaged", what, err)
 		}
 	}
-	if _, err := s.Login(ctx, u1, again[0].Password, "192.0.2.1"); err != nil {
-		t.Errorf("a refused retry changed the password: %v", err)
+	if _, err := s.Account(ctx, u4); !errors.Is(err, players.ErrNotFound) {
+		t.Errorf("a refused request made %s: %v", u4, err)
+	}
+	if _, err := s.Login(ctx, u1, first[0].Password, "192.0.2.1"); err != nil {
+		t.Errorf("a retry changed the password: %v", err)
 	}
 }

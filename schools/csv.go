@@ -44,7 +44,7 @@ var catalogue = map[string]map[string]string{
 		"games_week": "games this week", "wins_week": "wins this week", "games_month": "games this month", "wins_month": "wins this month",
 		"games_period": "games %s to %s", "wins_period": "wins %s to %s", "score_then": "score on %s", "rank_then": "rank on %s",
 		"change": "change since %s", "last_game": "last game", "opponent": "last opponent", "result": "last result",
-		"registration": "exam registration", "exam": "latest exam", "date": "date", "password": "first password",
+		"registration": "exam registration", "exam": "latest exam", "date": "date", "password": "first password", "made_earlier": "shown by an earlier try; reset it on the class page if lost",
 		"yes": "yes", "no": "",
 		rating.ResultWin: "win", rating.ResultLoss: "loss", rating.ResultDraw: "draw",
 		"ladder": "ladder", "server": "server", "chinese": "Chinese amateur",
@@ -57,7 +57,7 @@ var catalogue = map[string]map[string]string{
 		"games_week": "本周对局", "wins_week": "本周胜局", "games_month": "本月对局", "wins_month": "本月胜局",
 		"games_period": "%s 至 %s 对局", "wins_period": "%s 至 %s 胜局", "score_then": "%s 天梯分", "rank_then": "%s 段位",
 		"change": "%s 以来变化", "last_game": "最近对局", "opponent": "最近对手", "result": "最近结果",
-		"registration": "考试报名", "exam": "最近考试", "date": "日期", "password": "初始密码",
+		"registration": "考试报名", "exam": "最近考试", "date": "日期", "password": "初始密码", "made_earlier": "已在之前的提交中显示；如遗失请在班级页面重置",
 		"yes": "是", "no": "",
 		rating.ResultWin: "胜", rating.ResultLoss: "负", rating.ResultDraw: "和",
 		"ladder": "天梯", "server": "服务器", "chinese": "中国业余",
@@ -209,7 +209,11 @@ func WriteNewStudentsCSV(w io.Writer, students []NewStudent, lang string) error 
 		return err
 	}
 	for _, s := range students {
-		if err := cw.Write([]string{csvsafe.Cell(s.Name), s.Username, s.Password}); err != nil {
+		pw := s.Password
+		if s.MadeEarlier {
+			pw = text(lang, "made_earlier")
+		}
+		if err := cw.Write([]string{csvsafe.Cell(s.Name), s.Username, pw}); err != nil {
 			return err
 		}
 	}

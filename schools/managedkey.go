@@ -33,77 +33,58 @@ func namesHash(names []string) string {
 
 // addManagedKeyed is AddManaged with a key. The record (the names' hash
 // and the usernames drawn) is inserted before any account is made, so a
-// retry, also after a crash halfway, makes those not made yet and gives
-// those made new first passwords: the answer must carry every child's
-// login, and the earlier answer was lost. It does so only while each
-// made account is still the request's own: managed by the school, made
-// by this teacher since the record, never signed in to, and in this
-// class or in none; else ManagedChangedError, and nothing is done. A
-// class without room for those not in it yet is FullError, before any
-// password changes.
+// retry, also after a crash halfway or beside a try still running, makes
+// those not made yet (their first passwords answered) and answers those
+// made before with no password (MadeEarlier): no try changes a password
+// another try showed, so every password shown works; a lost one is reset
+// from the class (ResetPassword). The class gets each account that was
+// never in it (a crash before the class change); one that was, and left
+// (removed, moved), is not put back. A username another account took is
+// ManagedChangedError. A class without room for those to add is
+// FullError, before any account is made.
 func (s *Service) addManagedKeyed(ctx context.Context, by players.Principal, c Class, sch School, names []string, key string) (Class, []NewStudent, error) {
 	rec, err := s.managedRecord(ctx, c.ID, by.Username, key, names)
 	if err != nil {
 		return Class{}, nil, err
 	}
-	var changed []EntryError
-	missing := 0
-	for i, u := range rec.Usernames {
-		_, inClass := c.Member(u)
-		if !inClass {
-			missing++
-		}
-		a, err := s.accounts.Account(ctx, u)
-		if errors.Is(err, players.ErrNotFound) {
-			continue // not made yet
-		}
-		if err != nil {
-			return Class{}, nil, err
-		}
-		reason := ""
-		switch {
-		case a.ManagedBy != sch.ID:
-			reason = "no longer managed by the school"
-		case !players.Remakeable(a, sch.ID, by.Username, rec.Created):
-			if a.SignedIn.IsZero() {
-				reason = "not made by this request"
-			} else {
-				reason = "signed in to since it was made"
-			}
-		case !inClass:
-			in, err := s.store.Classes(ctx, ClassQuery{Student: u})
-			if err != nil {
-				return Class{}, nil, err
-			}
-			if len(in) > 0 {
-				reason = "in another class now"
-			}
-		}
-		if reason != "" {
-			changed = append(changed, EntryError{Index: i, Value: u, Reason: reason})
+	was, err := s.everIn(ctx, c.ID, rec.Usernames)
+	if err != nil {
+		return Class{}, nil, err
+	}
+	adding := 0
+	for _, u := range rec.Usernames {
+		if !was[u] {
+			adding++
 		}
 	}
-	if len(changed) > 0 {
-		return Class{}, nil, &ManagedChangedError{Entries: changed}
+	if c.Capacity > 0 && len(c.Students)+adding > c.Capacity {
+		return Class{}, nil, &FullError{Capacity: c.Capacity, Students: len(c.Students), Adding: adding}
 	}
-	if c.Capacity > 0 && len(c.Students)+missing > c.Capacity {
-		return Class{}, nil, &FullError{Capacity: c.Capacity, Students: len(c.Students), Adding: missing}
-	}
-	made, err := s.accounts.RemakeManaged(ctx, sch.ID, by.Username, rec.Usernames, rec.Created)
+	made, err := s.accounts.MakeRecorded(ctx, sch.ID, by.Username, rec.Usernames, rec.Created)
 	if errors.Is(err, players.ErrNotManaged) {
-		// Changed between the check and the reset (a first sign-in, or
-		// the name taken by another account meanwhile).
-		return Class{}, nil, &ManagedChangedError{Entries: []EntryError{{Index: len(made), Value: rec.Usernames[len(made)], Reason: "changed while the request ran"}}}
+		ce, terr := s.taken(ctx, rec, sch.ID)
+		if terr != nil {
+			return Class{}, nil, terr
+		}
+		if len(ce.Entries) > 0 {
+			return Class{}, nil, ce
+		}
 	}
 	if err != nil {
 		return Class{}, nil, err
 	}
 	now := s.now()
-	ms := make([]Member, len(made))
+	var ms []Member
 	out := make([]NewStudent, len(made))
 	for i, a := range made {
-		ms[i] = Member{Username: a.Username, Name: names[i], Since: now, Via: ViaManaged, By: by.Username, Managed: true}
-		out[i] = NewStudent{Name: names[i], Username: a.Username, Password: a.Password}
+		out[i] = NewStudent{Name: names[i], Username: a.Username, Password: a.Password, MadeEarlier: a.Password == ""}
+		if !was[a.Username] {
+			ms = append(ms, Member{Username: a.Username, Name: names[i], Since: now, Via: ViaManaged, By: by.Username, Managed: true})
+		}
+	}
+	if len(ms) == 0 {
+		cl, err := s.store.Class(ctx, c.ID)
+		return cl, out, err
 	}
 	cl, err := s.changeClass(ctx, c.ID, Change{What: WhatAdded, Subject: strings.Join(usernamesOf(ms), ","), By: by.Username}, func(x *Class) error {
 		var fresh []Member
@@ -113,7 +94,7 @@ func (s *Service) addManagedKeyed(ctx context.Context, by players.Principal, c C
 			}
 		}
 		if len(fresh) == 0 {
-			return errNothingToAdd
+			return errNothingToAdd // a try beside this one added them
 		}
 		return addMembers(x, sch, func() bool { return false }, fresh...)
 	})
@@ -124,6 +105,42 @@ func (s *Service) addManagedKeyed(ctx context.Context, by players.Principal, c C
 		return Class{}, nil, err
 	}
 	return cl, out, nil
+}
+
+// everIn reports which of the usernames any version of the class holds:
+// those the request added before, whether still there or not.
+func (s *Service) everIn(ctx context.Context, classID string, usernames []string) (map[string]bool, error) {
+	vs, err := s.store.ClassVersions(ctx, classID)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, v := range vs {
+		for _, u := range usernames {
+			if _, ok := v.Member(u); ok {
+				out[u] = true
+			}
+		}
+	}
+	return out, nil
+}
+
+// taken names the recorded usernames another account holds.
+func (s *Service) taken(ctx context.Context, rec ManagedKey, school string) (*ManagedChangedError, error) {
+	e := &ManagedChangedError{}
+	for i, u := range rec.Usernames {
+		a, err := s.accounts.Account(ctx, u)
+		if errors.Is(err, players.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !players.MadeBy(a, school, rec.By, rec.Created) {
+			e.Entries = append(e.Entries, EntryError{Index: i, Value: u, Reason: "taken by another account"})
+		}
+	}
+	return e, nil
 }
 
 // errNothingToAdd ends a retry's class change that would add no one.

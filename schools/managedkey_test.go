@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -19,6 +20,7 @@ import (
 type faults struct {
 	creates   atomic.Int64 // creates left before they fail; <0: no fault
 	putsClass atomic.Bool
+	tried     sync.Map // usernames whose create was tried
 }
 
 var errCrash = errors.New("the process stopped here")
@@ -29,6 +31,7 @@ type faultyAccounts struct {
 }
 
 func (s faultyAccounts) CreateAccount(ctx context.Context, a players.Account) error {
+	s.f.tried.Store(a.Username, true)
 	if s.f.creates.Load() >= 0 && s.f.creates.Add(-1) < 0 {
 		return errCrash
 	}
@@ -102,8 +105,9 @@ func (r *rig) canLogin(n schools.NewStudent) bool {
 
 // TestAddManagedRetriedWithItsKey: the same names sent again with the
 // same key make no second set and add no one twice, also into a class
-// the first try filled; the retry gives new first passwords (the first
-// stop working). Without a key a second set is made, as before.
+// the first try filled; the retry answers the accounts made with no
+// password and changes none (the first passwords still work). Without a
+// key a second set is made, as before.
 func TestAddManagedRetriedWithItsKey(t *testing.T) {
 	r := newRig(t)
 	c := r.class("a", 2)
@@ -112,6 +116,7 @@ func TestAddManagedRetriedWithItsKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	before := r.hashes(first)
 	cl, again, err := r.svc.AddManaged(bg, r.tea, c.ID, names, "k-1")
 	if err != nil {
 		t.Fatalf("the retry: %v", err)
@@ -123,12 +128,15 @@ func TestAddManagedRetriedWithItsKey(t *testing.T) {
 		t.Errorf("the class has %d versions (%v), want 2: created, added once", len(hist), err)
 	}
 	for i := range first {
-		if r.canLogin(first[i]) {
-			t.Errorf("%s: the first password still works", first[i].Username)
+		if !r.canLogin(first[i]) {
+			t.Errorf("%s: the first password no longer works", first[i].Username)
 		}
-		if !r.canLogin(again[i]) {
-			t.Errorf("%s: the retry's password does not work", again[i].Username)
+		if !again[i].MadeEarlier || again[i].Password != "" {
+			t.Errorf("%s: the retry answered %+v, want made earlier and no password", first[i].Username, again[i])
 		}
+	}
+	if after := r.hashes(first); strings.Join(after, ",") != strings.Join(before, ",") {
+		t.Error("the retry changed passwords")
 	}
 	if n := r.managedCount(); n != 2 {
 		t.Errorf("%d managed accounts, want 2", n)
@@ -168,14 +176,14 @@ func TestAddManagedKeyOtherNames(t *testing.T) {
 }
 
 // TestAddManagedRetryTakesNoAccountOver (review finding 1): a retry
-// gives no password to an account that is no longer the request's: one
-// moved to another class, one signed in to; it answers which, and
-// changes no password. Another teacher of the school with the same key
-// and names is another request: it gets none of the first's accounts.
+// changes no password and puts back no one who left: a child moved to
+// another class stays there, one removed stays out, one signed in keeps
+// their password. Another teacher of the school with the same key and
+// names is another request: it gets none of the first's accounts.
 func TestAddManagedRetryTakesNoAccountOver(t *testing.T) {
 	r := newRig(t)
 	c, other := r.class("a", 0), r.class("b", 0)
-	names := []string{"Ann", "Bob", "Cat"}
+	names := []string{"Ann", "Bob", "Cat", "Dan"}
 	_, first, err := r.svc.AddManaged(bg, r.tea, c.ID, names, "k")
 	if err != nil {
 		t.Fatal(err)
@@ -183,21 +191,28 @@ func TestAddManagedRetryTakesNoAccountOver(t *testing.T) {
 	if _, _, err := r.svc.Move(bg, r.tea, c.ID, first[0].Username, other.ID); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := r.svc.Remove(bg, r.tea, c.ID, first[3].Username, "left the school"); err != nil {
+		t.Fatal(err)
+	}
 	if !r.canLogin(first[1]) {
 		t.Fatal("the first password does not work")
 	}
 	before := r.hashes(first)
-	_, _, err = r.svc.AddManaged(bg, r.tea, c.ID, names, "k")
-	var ce *schools.ManagedChangedError
-	if !errors.As(err, &ce) || !errors.Is(err, schools.ErrManagedChanged) || len(ce.Entries) != 2 ||
-		ce.Entries[0].Value != first[0].Username || ce.Entries[1].Value != first[1].Username {
-		t.Fatalf("a retry after a move and a sign-in: %v, want the two named", err)
+	cl, again, err := r.svc.AddManaged(bg, r.tea, c.ID, names, "k")
+	if err != nil || len(again) != 4 {
+		t.Fatalf("a retry after a move, a removal and a sign-in: %v, %v", again, err)
 	}
-	if msg := err.Error(); !strings.Contains(msg, "another class") || !strings.Contains(msg, "signed in") {
-		t.Errorf("the refusal does not say why: %s", msg)
+	if _, in := cl.Member(first[0].Username); in {
+		t.Error("the retry put the moved child back")
+	}
+	if _, in := cl.Member(first[3].Username); in {
+		t.Error("the retry put the removed child back")
 	}
 	if after := r.hashes(first); strings.Join(after, ",") != strings.Join(before, ",") {
-		t.Error("a refused retry changed passwords")
+		t.Error("a retry changed passwords")
+	}
+	if len(cl.Students) != 2 {
+		t.Errorf("the class has %d students, want Bob and Cat", len(cl.Students))
 	}
 	// The head teacher teaches the class too: same key, same names.
 	cl, theirs, err := r.svc.AddManaged(bg, r.head, c.ID, names, "k")
@@ -209,8 +224,8 @@ func TestAddManagedRetryTakesNoAccountOver(t *testing.T) {
 			t.Errorf("another teacher got the first request's account %s", n.Username)
 		}
 	}
-	if len(cl.Students) != 5 {
-		t.Errorf("the class has %d students, want 2 of the first request and 3 of the head's", len(cl.Students))
+	if len(cl.Students) != 6 {
+		t.Errorf("the class has %d students, want 2 of the first request and 4 of the head's", len(cl.Students))
 	}
 	if after := r.hashes(first); strings.Join(after, ",") != strings.Join(before, ",") {
 		t.Error("another teacher's request changed the first's passwords")
@@ -219,8 +234,9 @@ func TestAddManagedRetryTakesNoAccountOver(t *testing.T) {
 
 // TestAddManagedRetryIntoAFullClass (review finding 3) and a process
 // stopping halfway: the accounts made, the class change lost; the class
-// filled meanwhile, the retry is refused before any password changes;
-// with room again it adds them, each once.
+// filled meanwhile, the retry is refused and changes nothing; with room
+// again it adds them, each once, their passwords those the first try
+// made (shown by no answer: reset from the class).
 func TestAddManagedRetryIntoAFullClass(t *testing.T) {
 	r, f := newFaultyRig(t)
 	c := r.class("a", 3)
@@ -267,8 +283,11 @@ func TestAddManagedRetryIntoAFullClass(t *testing.T) {
 		if _, ok := hash[m.Username]; !ok {
 			t.Errorf("the retry made a new account %s", m.Username)
 		}
-		if !r.canLogin(m) {
-			t.Errorf("%s: the retry's password does not work", m.Username)
+		if !m.MadeEarlier || m.Password != "" {
+			t.Errorf("%s: %+v, want made earlier", m.Username, m)
+		}
+		if now, _ := r.st.Players.Account(bg, m.Username); now.PasswordHash != hash[m.Username] {
+			t.Errorf("%s: the retry changed the password", m.Username)
 		}
 	}
 	if n := r.managedCount(); n != 2 {
@@ -298,10 +317,54 @@ func TestAddManagedRetryAfterACrashHalfway(t *testing.T) {
 	if n := r.managedCount(); n != 2 {
 		t.Errorf("%d managed accounts, want 2", n)
 	}
-	for _, m := range made {
-		if !r.canLogin(m) {
-			t.Errorf("%s: the answered password does not work", m.Username)
+	if !made[0].MadeEarlier || made[1].MadeEarlier || !r.canLogin(made[1]) {
+		t.Errorf("the retry answered %+v; want the first made earlier, the second made now with a password that works", made)
+	}
+}
+
+// TestAddManagedTriesAtOnce (review of stop 32): two tries of the same
+// request at once (a double submit) make each account once, and every
+// password either answer shows works: no try changes a password another
+// showed.
+func TestAddManagedTriesAtOnce(t *testing.T) {
+	r := newRig(t)
+	c := r.class("a", 0)
+	names := []string{"Ann", "Bob", "Cat"}
+	var wg sync.WaitGroup
+	answers := make([][]schools.NewStudent, 2)
+	errs := make([]error, 2)
+	for i := range answers {
+		wg.Go(func() { _, answers[i], errs[i] = r.svc.AddManaged(bg, r.tea, c.ID, names, "k") })
+	}
+	wg.Wait()
+	shown := map[string]int{}
+	for i, a := range answers {
+		if errs[i] != nil {
+			t.Fatalf("try %d: %v", i, errs[i])
 		}
+		for _, n := range a {
+			if n.Password == "" {
+				continue
+			}
+			shown[n.Username]++
+			if !r.canLogin(n) {
+				t.Errorf("try %d: %s's password does not work", i, n.Username)
+			}
+		}
+	}
+	if len(shown) != 3 || usernames(answers[0]) != usernames(answers[1]) {
+		t.Errorf("passwords shown %v, usernames %s and %s; want each of 3 shown once", shown, usernames(answers[0]), usernames(answers[1]))
+	}
+	for u, n := range shown {
+		if n != 1 {
+			t.Errorf("%s: shown by %d tries", u, n)
+		}
+	}
+	if n := r.managedCount(); n != 3 {
+		t.Errorf("%d managed accounts, want 3", n)
+	}
+	if cl, err := r.st.Schools.Class(bg, r.tea, c.ID); err != nil || len(cl.Students) != 3 {
+		t.Errorf("the class: %d students, %v", len(cl.Students), err)
 	}
 }
 
@@ -324,5 +387,30 @@ func TestAddManagedKeyExpires(t *testing.T) {
 	}
 	if n := r.managedCount(); n != 2 {
 		t.Errorf("%d managed accounts, want 2", n)
+	}
+}
+
+// TestAddManagedRecordedNameTaken: a recorded username that a public
+// registration took before the retry made it is named, and the retry
+// makes nothing (the child's account would be someone else's).
+func TestAddManagedRecordedNameTaken(t *testing.T) {
+	r, f := newFaultyRig(t)
+	c := r.class("a", 0)
+	f.tried.Clear() // the rig's own accounts
+	f.creates.Store(0)
+	if _, _, err := r.svc.AddManaged(bg, r.tea, c.ID, []string{"Ann", "Bob"}, "k"); !errors.Is(err, errCrash) {
+		t.Fatalf("the first try: %v, want it stopped at the first account", err)
+	}
+	f.creates.Store(-1)
+	var taken string
+	f.tried.Range(func(k, _ any) bool { taken = k.(string); return false })
+	r.player(taken)
+	_, _, err := r.svc.AddManaged(bg, r.tea, c.ID, []string{"Ann", "Bob"}, "k")
+	var ce *schools.ManagedChangedError
+	if !errors.As(err, &ce) || len(ce.Entries) != 1 || ce.Entries[0].Value != taken || !strings.Contains(err.Error(), "taken by another account") {
+		t.Fatalf("the retry: %v, want %s named as taken", err, taken)
+	}
+	if n := r.managedCount(); n != 0 {
+		t.Errorf("%d managed accounts made, want none", n)
 	}
 }

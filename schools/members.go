@@ -364,6 +364,10 @@ func usernamesOf(ms []Member) []string {
 // password: shown once.
 type NewStudent struct {
 	Name, Username, Password string
+	// MadeEarlier: made by an earlier try of the same keyed request,
+	// whose answer showed its password; Password is "" (a lost one is
+	// reset from the class).
+	MadeEarlier bool
 }
 
 // AddManaged makes a managed account for each child's name (usernames

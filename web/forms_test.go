@@ -373,9 +373,11 @@ func TestManagedFormSentTwice(t *testing.T) {
 		t.Fatalf("the form has no key:\n%s", page)
 	}
 	rows := regexp.MustCompile(`<tr><td>(?:王小明|李华)</td><td>([^<]+)</td>`)
+	var body string
 	send := func(key string) []string {
 		t.Helper()
-		code, _, body := b.post(cls+"/managed", url.Values{"names": {"王小明\n李华"}, "form_key": {key}}, true)
+		var code int
+		code, _, body = b.post(cls+"/managed", url.Values{"names": {"王小明\n李华"}, "form_key": {key}}, true)
 		if code != http.StatusOK {
 			t.Fatalf("add: %d\n%s", code, body)
 		}
@@ -388,9 +390,17 @@ func TestManagedFormSentTwice(t *testing.T) {
 		}
 		return us
 	}
-	first, again := send(m[1]), send(m[1])
+	first := send(m[1])
+	if strings.Contains(body, "made-earlier") {
+		t.Errorf("the first answer says its accounts were made earlier")
+	}
+	again := send(m[1])
 	if strings.Join(first, ",") != strings.Join(again, ",") {
 		t.Errorf("the form sent twice made %v and %v", first, again)
+	}
+	// The second answer shows no new passwords: it says where they were.
+	if strings.Count(body, `class="muted made-earlier"`) != 2 {
+		t.Errorf("the second answer does not say the passwords were shown before:\n%s", body)
 	}
 	_, _, page = b.get(cls)
 	if strings.Contains(page, `value="`+m[1]+`"`) {
@@ -400,6 +410,6 @@ func TestManagedFormSentTwice(t *testing.T) {
 		t.Errorf("another key made the same accounts %v", other)
 	}
 	if code, _, _ := b.post(cls+"/managed", url.Values{"names": {"Mei"}, "form_key": {"no spaces"}}, true); code != http.StatusUnprocessableEntity {
-		t.Errorf("a malformed key: %d, want 400", code)
+		t.Errorf("a malformed key: %d, want 422", code)
 	}
 }
