@@ -1,9 +1,9 @@
 // Package players owns accounts, roles, usernames, password hashing, bearer
 // tokens and the login rate-limit policy, and managed accounts (managed.go:
 // a school's children's accounts with generated usernames and first
-// passwords, whose passwords the school may reset; Account.ManagedBy; the
-// first sign-in of one, Account.SignedIn; MakeRecorded for a retried
-// request whose usernames were recorded first), and
+// passwords, whose passwords the school may reset; Account.ManagedBy;
+// MakeRecorded for a retried request whose usernames were recorded
+// first), and
 // the accounts an imported archive's players get (archive.go:
 // EnsurePlayers, with a password nobody knows, made in one insert). Its
 // stores are ports defined here (Store, Limiter) and implemented in adapter subpackages: playerdb (MongoDB

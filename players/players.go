@@ -51,10 +51,6 @@ type Account struct {
 	// DisplayName is what pages show for the player ("" for none; see
 	// NormalizeDisplayName).
 	DisplayName string
-	// SignedIn is a managed account's first sign-in (zero: never), so
-	// that a retried request for managed accounts resets no password of
-	// a child who has used it. Other accounts record none.
-	SignedIn time.Time
 }
 
 // Principal is the authenticated caller of a request.
@@ -118,10 +114,6 @@ type Store interface {
 	// SetPassword replaces the account's password hash; ErrNotFound if
 	// there is no such account.
 	SetPassword(ctx context.Context, username, hash string) error
-	// MarkSignedIn records the account's first sign-in at at, unless one
-	// is recorded (the first stays); ErrNotFound if there is no such
-	// account.
-	MarkSignedIn(ctx context.Context, username string, at time.Time) error
 	// RevokeTokens revokes every token of the account not revoked yet,
 	// at the given time (tokens already revoked keep their time).
 	RevokeTokens(ctx context.Context, username string, at time.Time) error

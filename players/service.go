@@ -224,14 +224,6 @@ func (s *Service) Login(ctx context.Context, username, password, addr string) (I
 			return IssuedToken{}, err
 		}
 	}
-	// A managed child's first sign-in is recorded (once: one write per
-	// account): a retried request for managed accounts resets no
-	// password that has been used (RemakeManaged).
-	if a.ManagedBy != "" && a.SignedIn.IsZero() {
-		if err := s.store.MarkSignedIn(ctx, a.Username, s.now()); err != nil {
-			return IssuedToken{}, err
-		}
-	}
 	return s.issue(ctx, a)
 }
 

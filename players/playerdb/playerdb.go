@@ -57,31 +57,21 @@ func New(ctx context.Context, db *mongo.Database) (*Store, error) {
 
 // accountDoc is the stored form of players.Account.
 type accountDoc struct {
-	Username     string     `bson:"_id"`
-	Role         string     `bson:"role"`
-	PasswordHash string     `bson:"password_hash"`
-	CreatedAt    time.Time  `bson:"created_at"`
-	CreatedBy    string     `bson:"created_by,omitempty"`
-	ManagedBy    string     `bson:"managed_by,omitempty"`
-	DisplayName  string     `bson:"display_name,omitempty"`
-	SignedIn     *time.Time `bson:"signed_in,omitempty"`
+	Username     string    `bson:"_id"`
+	Role         string    `bson:"role"`
+	PasswordHash string    `bson:"password_hash"`
+	CreatedAt    time.Time `bson:"created_at"`
+	CreatedBy    string    `bson:"created_by,omitempty"`
+	ManagedBy    string    `bson:"managed_by,omitempty"`
+	DisplayName  string    `bson:"display_name,omitempty"`
 }
 
 func toAccountDoc(a players.Account) accountDoc {
-	d := accountDoc{Username: a.Username, Role: string(a.Role), PasswordHash: a.PasswordHash, CreatedAt: a.CreatedAt.UTC(), CreatedBy: a.CreatedBy, ManagedBy: a.ManagedBy, DisplayName: a.DisplayName}
-	if !a.SignedIn.IsZero() {
-		t := a.SignedIn.UTC()
-		d.SignedIn = &t
-	}
-	return d
+	return accountDoc{Username: a.Username, Role: string(a.Role), PasswordHash: a.PasswordHash, CreatedAt: a.CreatedAt.UTC(), CreatedBy: a.CreatedBy, ManagedBy: a.ManagedBy, DisplayName: a.DisplayName}
 }
 
 func (d accountDoc) account() players.Account {
-	a := players.Account{Username: d.Username, Role: players.Role(d.Role), PasswordHash: d.PasswordHash, CreatedAt: d.CreatedAt.UTC(), CreatedBy: d.CreatedBy, ManagedBy: d.ManagedBy, DisplayName: d.DisplayName}
-	if d.SignedIn != nil {
-		a.SignedIn = d.SignedIn.UTC()
-	}
-	return a
+	return players.Account{Username: d.Username, Role: players.Role(d.Role), PasswordHash: d.PasswordHash, CreatedAt: d.CreatedAt.UTC(), CreatedBy: d.CreatedBy, ManagedBy: d.ManagedBy, DisplayName: d.DisplayName}
 }
 
 // tokenDoc is the stored form of players.Token.
@@ -240,22 +230,6 @@ func (s *Store) SetPassword(ctx context.Context, username, hash string) error {
 	}
 	if res.MatchedCount == 0 {
 		return fmt.Errorf("account %q: %w", username, players.ErrNotFound)
-	}
-	return nil
-}
-
-// MarkSignedIn implements players.Store: an update by _id of an account
-// not marked yet (a race of two first sign-ins only moves the time).
-func (s *Store) MarkSignedIn(ctx context.Context, username string, at time.Time) error {
-	res, err := s.accounts.UpdateOne(ctx, bson.D{{Key: "_id", Value: username}, {Key: "signed_in", Value: bson.D{{Key: "$exists", Value: false}}}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: "signed_in", Value: at.UTC()}}}})
-	if err != nil {
-		return wrap("mark signed in", err)
-	}
-	if res.MatchedCount == 0 {
-		if _, err := s.Account(ctx, username); err != nil {
-			return err
-		}
 	}
 	return nil
 }

@@ -216,18 +216,6 @@ func (m *Memory) SetPassword(ctx context.Context, username, hash string) error {
 	return m.updateAccount(username, func(a *players.Account) { a.PasswordHash = hash })
 }
 
-// MarkSignedIn implements players.Store.
-func (m *Memory) MarkSignedIn(ctx context.Context, username string, at time.Time) error {
-	if err := m.enter(ctx, "MarkSignedIn"); err != nil {
-		return err
-	}
-	return m.updateAccount(username, func(a *players.Account) {
-		if a.SignedIn.IsZero() {
-			a.SignedIn = stored(at)
-		}
-	})
-}
-
 // updateAccount changes the stored account under the lock.
 func (m *Memory) updateAccount(username string, change func(*players.Account)) error {
 	m.mu.Lock()

@@ -31,7 +31,6 @@ func Run(t *testing.T, newStore func(t *testing.T) players.Store) {
 		{"TimesInUTCToTheMillisecond", timesInUTC},
 		{"ManagedAccountRoundTrip", managedRoundTrip},
 		{"SetPassword", setPassword},
-		{"MarkSignedInKeepsTheFirst", markSignedIn},
 		{"RevokeTokensOfOneAccount", revokeTokens},
 		{"NameClaimedOnce", nameClaimedOnce},
 		{"SetDisplayName", setDisplayName},
@@ -291,32 +290,6 @@ func setPassword(t *testing.T, s players.Store) {
 	}
 	if err := s.SetPassword(ctx, "nobody", "x"); !errors.Is(err, players.ErrNotFound) {
 		t.Fatalf("SetPassword(nobody) = %v, want ErrNotFound", err)
-	}
-}
-
-func markSignedIn(t *testing.T, s players.Store) {
-	ctx := context.Background()
-	a := account("kid-m4rk2", players.RolePlayer)
-	a.ManagedBy = "school-1"
-	if err := s.CreateAccount(ctx, a); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := s.Account(ctx, a.Username); err != nil || !got.SignedIn.IsZero() {
-		t.Fatalf("a new account: %+v, %v; want never signed in", got, err)
-	}
-	first := t0.Add(time.Minute + 456*time.Microsecond)
-	for _, at := range []time.Time{first, t0.Add(time.Hour)} {
-		if err := s.MarkSignedIn(ctx, a.Username, at); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := s.Account(ctx, a.Username)
-	a.SignedIn = first.Truncate(time.Millisecond)
-	if err != nil || got != a || got.SignedIn.Location() != time.UTC {
-		t.Fatalf("after two sign-ins: %+v, %v; want %+v (the first kept, UTC to the millisecond)", got, err, a)
-	}
-	if err := s.MarkSignedIn(ctx, "nobody", t0); !errors.Is(err, players.ErrNotFound) {
-		t.Fatalf("MarkSignedIn(nobody) = %v, want ErrNotFound", err)
 	}
 }
 
