@@ -297,7 +297,7 @@ var errorTable = []rule{
 			return strings.TrimPrefix(e.Error(), "schools: "), map[string]any{"capacity": e.Capacity, "students": e.Students, "adding": e.Adding}
 		}},
 	{as: func(err error) bool { var e *schools.ManagedChangedError; return errors.As(err, &e) },
-		status: http.StatusConflict, code: "managed_accounts_changed", message: "accounts the request made earlier have changed since; nothing was done",
+		status: http.StatusConflict, code: "managed_accounts_changed", message: "a username the request recorded was taken by another account; nothing was done",
 		detail: func(err error) (string, map[string]any) {
 			var e *schools.ManagedChangedError
 			errors.As(err, &e)

@@ -30,7 +30,7 @@ var (
 	ErrLastTeacher   = errors.New("the class's last teacher")
 	// ErrManagedChanged: a retried request for managed accounts finds
 	// accounts it made no longer its own to give a password again.
-	ErrManagedChanged = errors.New("managed accounts of the request changed since it was made")
+	ErrManagedChanged = errors.New("a username the request recorded was taken by another account")
 	// ErrBusy: a change kept meeting others' changes; try again.
 	ErrBusy = errors.New("too many changes at once; try again")
 )
@@ -111,7 +111,7 @@ func (e *ManagedChangedError) Error() string {
 	for i, x := range e.Entries {
 		parts[i] = fmt.Sprintf("%s (entry %d): %s", x.Value, x.Index, x.Reason)
 	}
-	return "schools: the request's accounts changed since it was made, nothing was done: " + strings.Join(parts, "; ") + "; send it with a new Idempotency-Key, or reset a password on its own"
+	return "schools: usernames the request recorded were taken by other accounts, nothing was done: " + strings.Join(parts, "; ") + "; send it with a new Idempotency-Key"
 }
 
 // Unwrap makes errors.Is(err, ErrManagedChanged) true.
