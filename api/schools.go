@@ -867,8 +867,9 @@ type managedJSON struct {
 
 // addManaged makes managed accounts; the first passwords are in this
 // answer only (JSON, or CSV for printing with Accept: text/csv). With an
-// Idempotency-Key a retry makes no second set: it answers the same
-// accounts with new first passwords (schools.Service.AddManaged).
+// Idempotency-Key a retry makes no second set: it makes what no try made
+// yet and answers the others as made_earlier, with no password
+// (schools.Service.AddManaged).
 func (s *Server) addManaged(c *gin.Context) {
 	var in namesIn
 	if err := decodeJSON(c, &in); err != nil {

@@ -135,11 +135,18 @@ func ManagedUsername(name string) (string, error) {
 }
 
 // MadeBy reports whether a is a managed account of school made by the
-// teacher by, not before since: one a keyed request for managed accounts
-// made (its usernames are recorded first and drawn at random).
+// teacher by, not before since (less MadeBySkew): one a keyed request
+// for managed accounts made (its usernames are recorded first and drawn
+// at random).
 func MadeBy(a Account, school, by string, since time.Time) bool {
-	return a.ManagedBy == school && school != "" && a.CreatedBy == by && !a.CreatedAt.Before(since)
+	return a.ManagedBy == school && school != "" && a.CreatedBy == by && !a.CreatedAt.Before(since.Add(-MadeBySkew))
 }
+
+// MadeBySkew is decided: how far behind the clock of the replica that
+// recorded a request the clock of the one making its accounts may be.
+// The usernames were free when recorded, so an account under one made
+// earlier than this is no one's try of the request.
+const MadeBySkew = time.Minute
 
 // MakeRecorded makes the accounts of a keyed request whose usernames
 // were recorded first: each username not taken becomes a managed account

@@ -628,7 +628,7 @@ func TestMakeRecorded(t *testing.T) {
 	}{
 		"another teacher's": {"sch1", "teacher2", u2, since},
 		"another school's":  {"sch2", "teacher1", u2, since},
-		"made before":       {"sch1", "teacher1", u2, since.Add(time.Hour)},
+		"made before":       {"sch1", "teacher1", u2, since.Add(players.MadeBySkew + time.Second)},
 		"held by its owner": {"sch1", "teacher1", "owner", since},
 	} {
 		if _, err := s.MakeRecorded(ctx, tc.school, tc.by, []string{u4, tc.username}, tc.since); !errors.Is(err, players.ErrNotManaged) {

@@ -87,9 +87,17 @@ func (s *Service) addManagedKeyed(ctx context.Context, by players.Principal, c C
 		return cl, out, err
 	}
 	cl, err := s.changeClass(ctx, c.ID, Change{What: WhatAdded, Subject: strings.Join(usernamesOf(ms), ","), By: by.Username}, func(x *Class) error {
+		// The history again, as of x: a try beside this one may have
+		// added some since the first read, and a teacher removed or
+		// moved them; x's version is what this change must follow, so a
+		// later removal makes it read again.
+		now, err := s.everIn(ctx, c.ID, usernamesOf(ms))
+		if err != nil {
+			return err
+		}
 		var fresh []Member
 		for _, m := range ms {
-			if _, in := x.Member(m.Username); !in {
+			if _, in := x.Member(m.Username); !in && !now[m.Username] {
 				fresh = append(fresh, m)
 			}
 		}

@@ -414,3 +414,69 @@ func TestAddManagedRecordedNameTaken(t *testing.T) {
 		t.Errorf("%d managed accounts made, want none", n)
 	}
 }
+
+// gatedAccounts holds a try's account creates (those whose context
+// carries slowKey) until gate is closed, having said so on reached.
+type slowKey struct{}
+
+type gatedAccounts struct {
+	players.Store
+	gate, reached chan struct{}
+	once          *sync.Once
+}
+
+func (s gatedAccounts) CreateAccount(ctx context.Context, a players.Account) error {
+	if ctx.Value(slowKey{}) != nil {
+		s.once.Do(func() { close(s.reached) })
+		<-s.gate
+	}
+	return s.Store.CreateAccount(ctx, a)
+}
+
+// TestAddManagedSlowTryPutsNoOneBack (review of stop 32): a try still
+// making its accounts while another try finishes and the teacher then
+// removes one child and moves another puts neither back: the class
+// change reads the class's history again, as of the version it follows.
+func TestAddManagedSlowTryPutsNoOneBack(t *testing.T) {
+	gate, reached := make(chan struct{}), make(chan struct{})
+	r := newRig(t, apptest.Wrap(func(s app.Stores) app.Stores {
+		s.Accounts = gatedAccounts{s.Accounts, gate, reached, &sync.Once{}}
+		return s
+	}))
+	c, other := r.class("a", 0), r.class("b", 0)
+	names := []string{"Ann", "Bob", "Cat"}
+	var wg sync.WaitGroup
+	var slowErr error
+	var slowClass schools.Class
+	wg.Go(func() {
+		slowClass, _, slowErr = r.svc.AddManaged(context.WithValue(bg, slowKey{}, true), r.tea, c.ID, names, "k")
+	})
+	<-reached // the slow try has read the class and is making accounts
+	_, first, err := r.svc.AddManaged(bg, r.tea, c.ID, names, "k")
+	if err != nil {
+		close(gate)
+		t.Fatal(err)
+	}
+	if _, err := r.svc.Remove(bg, r.tea, c.ID, first[0].Username, "a typo"); err != nil {
+		close(gate)
+		t.Fatal(err)
+	}
+	if _, _, err := r.svc.Move(bg, r.tea, c.ID, first[1].Username, other.ID); err != nil {
+		close(gate)
+		t.Fatal(err)
+	}
+	close(gate)
+	wg.Wait()
+	if slowErr != nil {
+		t.Fatal(slowErr)
+	}
+	if _, in := slowClass.Member(first[0].Username); in {
+		t.Errorf("the slow try put back the removed child %s", first[0].Username)
+	}
+	if _, in := slowClass.Member(first[1].Username); in {
+		t.Errorf("the slow try put back the moved child %s (now in both classes)", first[1].Username)
+	}
+	if len(slowClass.Students) != 1 {
+		t.Errorf("the class has %d students, want Cat only", len(slowClass.Students))
+	}
+}

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"github.com/weiqi-platform/rank/schools"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -360,8 +361,8 @@ func TestChinesePagesUseChinesePunctuation(t *testing.T) {
 // TestManagedFormSentTwice: the managed-accounts form carries a key of
 // its own, so sending it twice (a double click, a reload of the answer)
 // makes the accounts once: both answers name the same usernames, the
-// second with the passwords that work; a new showing of the form has a
-// new key, a new request.
+// second saying the passwords were shown before (none changed); a new
+// showing of the form has a new key, a new request.
 func TestManagedFormSentTwice(t *testing.T) {
 	w := newWorld(t, 1)
 	cls := "/classes/" + url.PathEscape(w.class.ID)
@@ -402,12 +403,44 @@ func TestManagedFormSentTwice(t *testing.T) {
 	if strings.Count(body, `class="muted made-earlier"`) != 2 {
 		t.Errorf("the second answer does not say the passwords were shown before:\n%s", body)
 	}
+	// A lost one is given anew on the student's page, by a teacher of
+	// the class only; the new password signs the child in.
+	student := cls + "/students/" + url.PathEscape(first[0])
+	if _, _, sp := b.get(student); !strings.Contains(sp, `id="reset-password"`) {
+		t.Fatalf("the student's page offers no new password:\n%s", sp)
+	}
+	other := newBrowser(t, w.base)
+	other.login("other-teacher")
+	if code, _, _ := other.post(student+"/password", url.Values{}, true); code != http.StatusForbidden && code != http.StatusNotFound {
+		t.Errorf("another teacher gave a new password: %d", code)
+	}
+	code, h, sp := b.post(student+"/password", url.Values{}, true)
+	pw := regexp.MustCompile(`id="new-password">[^<]*<code>([^<]+)</code>`).FindStringSubmatch(sp)
+	if code != http.StatusOK || pw == nil || h.Get("Cache-Control") != "no-store" {
+		t.Fatalf("the new password: %d %q\n%s", code, h.Get("Cache-Control"), sp)
+	}
+	if _, err := w.st.Players.Login(t.Context(), first[0], pw[1], "192.0.2.7"); err != nil {
+		t.Errorf("the new password does not sign %s in: %v", first[0], err)
+	}
 	_, _, page = b.get(cls)
 	if strings.Contains(page, `value="`+m[1]+`"`) {
 		t.Errorf("a new showing of the form keeps the old key")
 	}
 	if other := send("another-key"); strings.Join(other, ",") == strings.Join(first, ",") {
 		t.Errorf("another key made the same accounts %v", other)
+	}
+	// A class found full keeps the form's key: sent again once there is
+	// room, it is the same request (its accounts may be made already).
+	v, err := w.st.Schools.Class(t.Context(), w.teacher, w.class.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.st.Schools.UpdateClass(t.Context(), w.teacher, w.class.ID, schools.ClassPatch{Capacity: new(len(v.Students))}); err != nil {
+		t.Fatal(err)
+	}
+	code, _, full := b.post(cls+"/managed", url.Values{"names": {"Mei"}, "form_key": {"full-key-1"}}, true)
+	if code != http.StatusConflict || !strings.Contains(full, `name="form_key" value="full-key-1"`) {
+		t.Errorf("a full class: %d, want 409 with the form's key kept:\n%s", code, full)
 	}
 	if code, _, _ := b.post(cls+"/managed", url.Values{"names": {"Mei"}, "form_key": {"no spaces"}}, true); code != http.StatusUnprocessableEntity {
 		t.Errorf("a malformed key: %d, want 422", code)

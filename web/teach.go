@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -202,6 +203,12 @@ func (s *Server) classAddManaged(c *ctx) error {
 			return derr
 		}
 		d.Names, d.Error, d.Detail = c.r.PostFormValue("names"), errKey, detail
+		if key != "" && errors.Is(err, schools.ErrClassFull) {
+			// Accounts may be made already (the class filled while they
+			// were): sent again once there is room, the same request
+			// adds them instead of making a second set.
+			d.FormKey = key
+		}
 		c.render(status, "class", "class.title", d)
 		return nil
 	}
@@ -226,9 +233,29 @@ type studentData struct {
 	// Followed: added by username and not joined with the code yet, so
 	// the teacher may not register them (schools.Member.Consented).
 	Followed bool
+	// Resettable: a managed child the class's teachers may give a new
+	// password (schools.Service.ResetPassword); NewPassword: the one
+	// just given, shown once.
+	Resettable  bool
+	NewPassword string
 }
 
-func (s *Server) studentPage(c *ctx) error {
+func (s *Server) studentPage(c *ctx) error { return s.renderStudent(c, "") }
+
+// studentResetPassword gives a managed student a new password and shows
+// it once on the student's page (a lost first password; the API's
+// POST …/students/{username}/password).
+func (s *Server) studentResetPassword(c *ctx) error {
+	pw, err := s.d.Schools.ResetPassword(c.r.Context(), c.user, c.r.PathValue("id"), c.r.PathValue("username"))
+	if err != nil {
+		return err
+	}
+	c.w.Header().Set("Cache-Control", "no-store")
+	return s.renderStudent(c, pw)
+}
+
+// renderStudent shows a student's page, with a password just given.
+func (s *Server) renderStudent(c *ctx, newPassword string) error {
 	ctx := c.r.Context()
 	id, name := c.r.PathValue("id"), c.r.PathValue("username")
 	qv := c.r.URL.Query()
@@ -240,9 +267,10 @@ func (s *Server) studentPage(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	d := studentData{Class: v, Username: name, Zone: time.UTC, Scale: p.Scale}
-	if m, ok := v.Member(strings.ToLower(name)); ok && !m.Consented() {
-		d.Followed = true
+	d := studentData{Class: v, Username: name, Zone: time.UTC, Scale: p.Scale, NewPassword: newPassword}
+	if m, ok := v.Member(strings.ToLower(name)); ok {
+		d.Followed = !m.Consented()
+		d.Resettable = m.Managed && m.Consented()
 	}
 	if d.Schedules, err = s.d.Exams.Schedules(ctx); err != nil {
 		return err

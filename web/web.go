@@ -165,6 +165,7 @@ func (s *Server) routes() {
 	h("POST /classes/{id}/managed", teachers, s.classAddManaged)
 	h("GET /classes/{id}/students/{username}", teachers, s.studentPage)
 	h("POST /classes/{id}/students/{username}/nominate", []players.Role{players.RoleTeacher}, s.studentNominate)
+	h("POST /classes/{id}/students/{username}/password", []players.Role{players.RoleTeacher}, s.studentResetPassword)
 	h("GET /admin", admins, s.adminHome)
 	h("GET /admin/audit", admins, s.adminAudit)
 	h("GET /admin/audit.csv", admins, s.adminAuditCSV)
