@@ -139,18 +139,7 @@ func concurrentPut(t *testing.T, s schools.Store) {
 		})
 	}
 	wg.Wait()
-	won := -1
-	for i, err := range errs {
-		switch {
-		case err == nil:
-			if won >= 0 {
-				t.Fatalf("writers %d and %d both stored version 1", won, i)
-			}
-			won = i
-		case !errors.Is(err, schools.ErrVersionTaken):
-			t.Fatalf("writer %d: %v", i, err)
-		}
-	}
+	won := oneWon(t, errs, schools.ErrVersionTaken, "version 1")
 	got, err := s.Class(ctx, "c1")
 	must(t, err)
 	if won < 0 || len(got.Students) != 1 || got.Students[0].Username != fmt.Sprint("kid", won) {
@@ -286,18 +275,7 @@ func managedKeyOneWins(t *testing.T, s schools.Store) {
 		})
 	}
 	wg.Wait()
-	won := -1
-	for i, err := range errs {
-		switch {
-		case err == nil:
-			if won >= 0 {
-				t.Fatalf("requests %d and %d both stored record 0", won, i)
-			}
-			won = i
-		case !errors.Is(err, schools.ErrExists):
-			t.Fatalf("request %d: %v", i, err)
-		}
-	}
+	won := oneWon(t, errs, schools.ErrExists, "record 0")
 	got, err := s.ManagedKey(ctx, "k1")
 	must(t, err)
 	if won < 0 || got.Names != fmt.Sprint("h", won) {
@@ -340,4 +318,23 @@ func timesInUTC(t *testing.T, s schools.Store) {
 			t.Errorf("%s = %v, want %v in UTC", what, got, want)
 		}
 	}
+}
+
+// oneWon is the writer of concurrent ones that stored what, the others
+// having failed with lost; -1 when none did.
+func oneWon(t *testing.T, errs []error, lost error, what string) int {
+	t.Helper()
+	won := -1
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			if won >= 0 {
+				t.Fatalf("writers %d and %d both stored %s", won, i, what)
+			}
+			won = i
+		case !errors.Is(err, lost):
+			t.Fatalf("writer %d: %v", i, err)
+		}
+	}
+	return won
 }
