@@ -10,7 +10,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/ranks"
 	"github.com/weiqi-platform/rank/rating"
 )
@@ -220,7 +219,7 @@ func (s *Server) annul(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	if g.Status != intake.StatusRated && g.Status != intake.StatusFinished {
+	if !g.Ended() {
 		s.fail(c, fmt.Errorf("%w: the game is %s", rating.ErrNotRated, g.Status))
 		return
 	}

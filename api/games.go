@@ -368,7 +368,7 @@ func (s *Server) submitGame(c *gin.Context) {
 
 func (s *Server) getGame(c *gin.Context) {
 	g, err := s.deps.Games.Game(c.Request.Context(), c.Param("id"))
-	if err == nil && anonymous(c) && !finishedGame(g) {
+	if err == nil && anonymous(c) && !g.Ended() { // anonymous callers see ended games only
 		err = needToken("a game that is not finished")
 	}
 	if err != nil {
@@ -380,7 +380,7 @@ func (s *Server) getGame(c *gin.Context) {
 		return
 	}
 	out := toGameJSON(g)
-	if g.Status == intake.StatusRated || g.Status == intake.StatusFinished {
+	if g.Ended() {
 		a, ok, err := s.deps.Ratings.AnnulledGame(c.Request.Context(), g.ID)
 		if err != nil {
 			s.fail(c, err)

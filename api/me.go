@@ -55,12 +55,6 @@ func needToken(what string) error {
 	return &Error{Status: http.StatusUnauthorized, Code: "unauthenticated", Message: what + " needs an Authorization: Bearer token"}
 }
 
-// finishedGame reports whether anonymous callers may see the game: a
-// finished game (rated or not yet).
-func finishedGame(g intake.StoredGame) bool {
-	return g.Status == intake.StatusFinished || g.Status == intake.StatusRated
-}
-
 // cors answers browsers' cross-origin requests from the configured
 // origins (Deps.CORSOrigins): the origin is echoed, never "*", and no
 // credentials are allowed (the API takes bearer tokens, which a page

@@ -453,6 +453,11 @@ func (in *Intake) Recover(ctx context.Context) (int, error) {
 	}
 }
 
+// Ended reports whether the game was played to its end and judged:
+// finished, or rated after that (what is public, and what an annulment
+// may take back).
+func (g StoredGame) Ended() bool { return g.Status == StatusFinished || g.Status == StatusRated }
+
 // SGF returns the stored game as SGF, with the players' usernames as PB
 // and PW.
 func (g StoredGame) SGF() []byte {

@@ -30,3 +30,13 @@ func TestKeptAssumptions(t *testing.T) {
 		t.Errorf("%d kept, last %q", len(got), got[len(got)-1])
 	}
 }
+
+// TestEnded: only a game played to its end and judged is ended (public,
+// and what an annulment may take back).
+func TestEnded(t *testing.T) {
+	for st, want := range map[Status]bool{StatusPending: false, StatusFinished: true, StatusRated: true, StatusExpired: false, StatusAborted: false} {
+		if got := (StoredGame{Status: st}).Ended(); got != want {
+			t.Errorf("%s: Ended() = %v, want %v", st, got, want)
+		}
+	}
+}

@@ -355,19 +355,20 @@ type Annulled struct {
 // shown after its annulment must not look rated still. ok is false when
 // it was not (or not yet completely).
 func (s *Service) AnnulledGame(ctx context.Context, gameID string) (Annulled, bool, error) {
-	ch, err := s.Annulment(ctx, gameID)
+	// The stored operation as it is: a read of a public page helps no
+	// operation along (Annulment does), and one given up annulled nothing.
+	op, err := s.store.Op(ctx, annulPrefix+gameID)
 	if errors.Is(err, ErrNotFound) {
 		return Annulled{}, false, nil
 	}
 	if err != nil {
 		return Annulled{}, false, err
 	}
-	a := Annulled{}
-	if len(ch.Entries) > 0 {
-		e := ch.Entries[0]
-		a = Annulled{At: e.At, Actor: e.Actor, Reason: e.Reason}
+	if !op.Done || op.Error != "" || op.Plan == nil || len(op.Plan.Steps) == 0 {
+		return Annulled{}, false, nil
 	}
-	return a, true, nil
+	e := op.Plan.Steps[0].Entry
+	return Annulled{At: e.At, Actor: e.Actor, Reason: e.Reason}, true, nil
 }
 
 // planAnnul computes the compensating entries of an annulment.

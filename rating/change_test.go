@@ -118,9 +118,15 @@ func TestAnnul(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, ok, err := svc.AnnulledGame(bg, "g1"); ok || err != nil {
+		t.Fatalf("g1 annulled before its annulment: %v, %v", ok, err)
+	}
 	got, err := svc.Annul(bg, rating.AnnulInput{GameID: "g1", Actor: "root", Reason: "alice used an engine"})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if a, ok, err := svc.AnnulledGame(bg, "g1"); !ok || err != nil || a.Actor != "root" || a.Reason != "alice used an engine" || !a.At.Equal(got.Entries[0].At) {
+		t.Fatalf("AnnulledGame(g1) = %+v, %v, %v", a, ok, err)
 	}
 	alice, bob := got.Players[0], got.Players[1]
 	if alice.Score != later.White.Score-5 || bob.Score != later.Black.Score+5 || alice.Games != 1 || alice.Wins != 0 || bob.Losses != 0 || bob.Wins != 1 {

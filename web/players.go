@@ -213,7 +213,7 @@ func (s *Server) game(c *ctx) error {
 		d.Result, d.Score = v.Result, v.Score
 		d.CountUnverified, d.Computed = v.CountUnverified, v.Computed
 	}
-	if g.Status == intake.StatusRated || g.Status == intake.StatusFinished {
+	if g.Ended() {
 		a, ok, err := s.d.Ratings.AnnulledGame(c.r.Context(), g.ID)
 		if err != nil {
 			return err
@@ -348,7 +348,7 @@ func gameRow(name string, g intake.StoredGame, deltas map[string]rating.LedgerEn
 	}
 	if e, ok := deltas[g.ID]; ok {
 		rg.Delta, rg.Result, rg.Rated = e.Delta, e.Result, true
-	} else if v := g.Verdict; v != nil && (g.Status == intake.StatusFinished || g.Status == intake.StatusRated) {
+	} else if v := g.Verdict; v != nil && g.Ended() {
 		switch {
 		case v.Winner == games.Empty:
 			rg.Result = rating.ResultDraw
