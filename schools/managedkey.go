@@ -43,13 +43,18 @@ func namesHash(names []string) string {
 // ManagedChangedError. A class without room for those to add is
 // FullError, before any account is made.
 func (s *Service) addManagedKeyed(ctx context.Context, by players.Principal, c Class, sch School, names []string, key string) (Class, []NewStudent, error) {
-	rec, err := s.managedRecord(ctx, c.ID, by.Username, key, names)
+	rec, fresh, err := s.managedRecord(ctx, c.ID, by.Username, key, names)
 	if err != nil {
 		return Class{}, nil, err
 	}
-	was, err := s.everIn(ctx, c.ID, rec.Usernames)
-	if err != nil {
-		return Class{}, nil, err
+	// A record this try stored is one no account was made for yet, so
+	// no class held them: the history is read only for a retry (and again
+	// in the class change, for a try beside this one).
+	was := map[string]bool{}
+	if !fresh {
+		if was, err = s.everIn(ctx, c.ID, rec.Usernames); err != nil {
+			return Class{}, nil, err
+		}
 	}
 	adding := 0
 	for _, u := range rec.Usernames {
@@ -154,10 +159,10 @@ func (s *Service) taken(ctx context.Context, rec ManagedKey, school string) (*Ma
 // errNothingToAdd ends a retry's class change that would add no one.
 var errNothingToAdd = errors.New("every student is in the class already")
 
-// managedRecord returns the live record of the request, inserting it
-// when there is none or the last has expired; the same key with other
-// names is rating.ErrKeyReused.
-func (s *Service) managedRecord(ctx context.Context, classID, by, key string, names []string) (ManagedKey, error) {
+// managedRecord returns the live record of the request (fresh: stored
+// by this call), inserting it when there is none or the last has
+// expired; the same key with other names is rating.ErrKeyReused.
+func (s *Service) managedRecord(ctx context.Context, classID, by, key string, names []string) (rec ManagedKey, fresh bool, err error) {
 	id, sum := managedKeyID(classID, by, key), namesHash(names)
 	for range changeAttempts {
 		now := s.now()
@@ -166,17 +171,17 @@ func (s *Service) managedRecord(ctx context.Context, classID, by, key string, na
 		switch {
 		case err == nil && now.Before(old.Expires):
 			if old.Names != sum {
-				return ManagedKey{}, fmt.Errorf("%w: managed accounts were made for other names with this key", rating.ErrKeyReused)
+				return ManagedKey{}, false, fmt.Errorf("%w: managed accounts were made for other names with this key", rating.ErrKeyReused)
 			}
-			return old, nil
+			return old, false, nil
 		case err == nil:
 			seq = old.Seq + 1
 		case !errors.Is(err, ErrNotFound):
-			return ManagedKey{}, err
+			return ManagedKey{}, false, err
 		}
 		us, err := s.freeUsernames(ctx, names)
 		if err != nil {
-			return ManagedKey{}, err
+			return ManagedKey{}, false, err
 		}
 		r := ManagedKey{ID: id, Seq: seq, ClassID: classID, By: by, Names: sum, Usernames: us, Created: now, Expires: now.Add(ManagedKeyTTL)}
 		err = s.store.CreateManagedKey(ctx, r)
@@ -184,11 +189,11 @@ func (s *Service) managedRecord(ctx context.Context, classID, by, key string, na
 			continue // a concurrent try of the request stored its record first: use it
 		}
 		if err != nil {
-			return ManagedKey{}, err
+			return ManagedKey{}, false, err
 		}
-		return r, nil
+		return r, true, nil
 	}
-	return ManagedKey{}, fmt.Errorf("%w: managed accounts of class %s", ErrBusy, classID)
+	return ManagedKey{}, false, fmt.Errorf("%w: managed accounts of class %s", ErrBusy, classID)
 }
 
 // freeUsernames draws a username per name that no account holds now (a

@@ -480,3 +480,38 @@ func TestAddManagedSlowTryPutsNoOneBack(t *testing.T) {
 		t.Errorf("the class has %d students, want Cat only", len(slowClass.Students))
 	}
 }
+
+// countedVersions counts the reads of classes' histories.
+type countedVersions struct {
+	schools.Store
+	n *atomic.Int64
+}
+
+func (s countedVersions) ClassVersions(ctx context.Context, id string) ([]schools.Class, error) {
+	s.n.Add(1)
+	return s.Store.ClassVersions(ctx, id)
+}
+
+// TestAddManagedReadsTheHistoryOnceFirst: a first try reads the class's
+// history once (in its class change; no account of its record can have
+// been in the class); a retry reads it for room, and again in a class
+// change only when it has someone to add.
+func TestAddManagedReadsTheHistoryOnceFirst(t *testing.T) {
+	var n atomic.Int64
+	r := newRig(t, apptest.Wrap(func(s app.Stores) app.Stores { s.Schools = countedVersions{s.Schools, &n}; return s }))
+	c := r.class("a", 0)
+	n.Store(0)
+	if _, _, err := r.svc.AddManaged(bg, r.tea, c.ID, []string{"Ann"}, "k"); err != nil {
+		t.Fatal(err)
+	}
+	if got := n.Load(); got != 1 {
+		t.Errorf("a first try read the history %d times, want 1", got)
+	}
+	n.Store(0)
+	if _, _, err := r.svc.AddManaged(bg, r.tea, c.ID, []string{"Ann"}, "k"); err != nil {
+		t.Fatal(err)
+	}
+	if got := n.Load(); got != 1 {
+		t.Errorf("a retry with nothing to add read the history %d times, want 1 (for room)", got)
+	}
+}
