@@ -387,10 +387,45 @@ func (s *Server) getGame(c *gin.Context) {
 			return
 		}
 		if ok {
-			out.Annulled = &annulledJSON{At: a.At.UTC(), Reason: a.Reason}
+			out.Annulled = toAnnulledJSON(a)
 		}
 	}
 	c.JSON(http.StatusOK, out)
+}
+
+func toAnnulledJSON(a rating.Annulled) *annulledJSON {
+	return &annulledJSON{At: a.At.UTC(), Reason: a.Reason}
+}
+
+// annulSkew is how much earlier than a game's creation its annulment's
+// stamp may read (replicas' clocks, the ledger's millisecond): the
+// annulment entries since the oldest game of a page, less this, are read.
+const annulSkew = time.Minute
+
+// markAnnulled marks the annulled games of a page of the player's games,
+// from the player's annulment entries read once for the page.
+func (s *Server) markAnnulled(c *gin.Context, player string, items []gameJSON) error {
+	if len(items) == 0 {
+		return nil
+	}
+	ids := make([]string, len(items))
+	since := items[0].CreatedAt
+	for i, g := range items {
+		ids[i] = g.ID
+		if g.CreatedAt.Before(since) {
+			since = g.CreatedAt
+		}
+	}
+	got, err := s.deps.Ratings.AnnulledGames(c.Request.Context(), player, ids, since.Add(-annulSkew))
+	if err != nil {
+		return err
+	}
+	for i := range items {
+		if a, ok := got[items[i].ID]; ok {
+			items[i].Annulled = toAnnulledJSON(a)
+		}
+	}
+	return nil
 }
 
 // flaggedJSON is a flagged game: the game, and when and why it was
