@@ -397,31 +397,20 @@ func toAnnulledJSON(a rating.Annulled) *annulledJSON {
 	return &annulledJSON{At: a.At.UTC(), Reason: a.Reason}
 }
 
-// annulSkew is how much earlier than a game's creation its annulment's
-// stamp may read (replicas' clocks, the ledger's millisecond): the
-// annulment entries since the oldest game of a page, less this, are read.
-const annulSkew = time.Minute
-
-// markAnnulled marks the annulled games of a page of the player's games,
-// from the player's annulment entries read once for the page.
-func (s *Server) markAnnulled(c *gin.Context, player string, items []gameJSON) error {
-	if len(items) == 0 {
-		return nil
-	}
-	ids := make([]string, len(items))
-	since := items[0].CreatedAt
-	for i, g := range items {
-		ids[i] = g.ID
-		if g.CreatedAt.Before(since) {
-			since = g.CreatedAt
-		}
-	}
-	got, err := s.deps.Ratings.AnnulledGames(c.Request.Context(), player, ids, since.Add(-annulSkew))
-	if err != nil {
-		return err
-	}
+// markAnnulled marks the annulled games of a page of a player's games:
+// each ended game's annulment read by its id (a miss for almost every
+// game), as the game's own read does. A query of the player's annulment
+// entries would scan the whole rating log on the embedded store.
+func (s *Server) markAnnulled(c *gin.Context, items []gameJSON) error {
 	for i := range items {
-		if a, ok := got[items[i].ID]; ok {
+		if st := intake.Status(items[i].Status); st != intake.StatusFinished && st != intake.StatusRated {
+			continue
+		}
+		a, ok, err := s.deps.Ratings.AnnulledGame(c.Request.Context(), items[i].ID)
+		if err != nil {
+			return err
+		}
+		if ok {
 			items[i].Annulled = toAnnulledJSON(a)
 		}
 	}

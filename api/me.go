@@ -325,7 +325,7 @@ func (s *Server) playerGames(c *gin.Context) {
 	}
 	page, err := pageOf(gs, limit, toGameJSON, func(g intake.StoredGame) any { return intake.CursorOf(g) })
 	if err == nil {
-		err = s.markAnnulled(c, name, page.Items)
+		err = s.markAnnulled(c, page.Items)
 	}
 	if err != nil {
 		s.fail(c, err)

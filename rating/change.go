@@ -371,45 +371,6 @@ func (s *Service) AnnulledGame(ctx context.Context, gameID string) (Annulled, bo
 	return Annulled{At: e.At, Actor: e.Actor, Reason: e.Reason}, true, nil
 }
 
-// annulledPage is how many annulment entries AnnulledGames reads at a
-// time.
-const annulledPage = 500
-
-// AnnulledGames is AnnulledGame for many games of one player (a page of
-// their games), keyed by game id: the player's annulment entries at or
-// after since are read, a few reads in all, instead of one operation per
-// game. An annulment follows its game, so the page's oldest game's time
-// will do for since (zero: every entry). A game shows annulled once the
-// player's entry is written: an operation with a written plan is never
-// given up.
-func (s *Service) AnnulledGames(ctx context.Context, player string, gameIDs []string, since time.Time) (map[string]Annulled, error) {
-	out := map[string]Annulled{}
-	want := make(map[string]bool, len(gameIDs))
-	for _, id := range gameIDs {
-		want[id] = true
-	}
-	if len(want) == 0 {
-		return out, nil
-	}
-	q := AuditQuery{Player: player, Cause: CauseAnnulment, From: since, Limit: annulledPage}
-	for {
-		es, err := s.store.Audit(ctx, q)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range es {
-			if want[e.CauseID] {
-				out[e.CauseID] = Annulled{At: e.At, Actor: e.Actor, Reason: e.Reason}
-			}
-		}
-		if len(es) < q.Limit || len(out) == len(want) {
-			return out, nil
-		}
-		c := CursorOf(es[len(es)-1])
-		q.After = &c
-	}
-}
-
 // planAnnul computes the compensating entries of an annulment.
 func planAnnul(op Operation, names []string, states map[string]PlayerState) (Plan, error) {
 	ch := op.Change

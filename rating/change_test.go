@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/weiqi-platform/rank/ranks"
 	"github.com/weiqi-platform/rank/rating"
-	"github.com/weiqi-platform/rank/rating/ratingtest"
 )
 
 func intp(n int) *int { return &n }
@@ -161,64 +159,6 @@ func TestAnnul(t *testing.T) {
 	rep, err := svc.VerifyAll(bg, "t")
 	if err != nil || !rep.OK() || rep.Games != 2 || rep.Entries != 6 || rep.Players != 2 {
 		t.Fatalf("verify after the annulment: %+v, %v", rep, err)
-	}
-}
-
-// TestAnnulledGames: a player's annulled games among many, read from
-// their annulment entries, as AnnulledGame says each; for both players;
-// none before since.
-func TestAnnulledGames(t *testing.T) {
-	svc := rating.NewService(newStore(t), rating.ServiceConfig{Now: fixedClock})
-	for _, id := range []string{"g1", "g2", "g3"} {
-		if _, err := svc.Apply(bg, game(id, "alice", "bob", rating.SideBlack)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, id := range []string{"g1", "g3"} {
-		if _, err := svc.Annul(bg, rating.AnnulInput{GameID: id, Actor: "root", Reason: "engine in " + id}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ids := []string{"g1", "g2", "g3", "nope"}
-	for _, p := range []string{"alice", "bob"} {
-		got, err := svc.AnnulledGames(bg, p, ids, fixedClock())
-		if err != nil || len(got) != 2 {
-			t.Fatalf("%s: %+v, %v; want g1 and g3", p, got, err)
-		}
-		for id, a := range got {
-			if one, ok, err := svc.AnnulledGame(bg, id); !ok || err != nil || a != one {
-				t.Fatalf("%s: %s is %+v, AnnulledGame says %+v, %v, %v", p, id, a, one, ok, err)
-			}
-		}
-	}
-	if got, err := svc.AnnulledGames(bg, "alice", ids, fixedClock().Add(time.Millisecond)); err != nil || len(got) != 0 {
-		t.Fatalf("after the annulments: %+v, %v", got, err)
-	}
-	if got, err := svc.AnnulledGames(bg, "alice", nil, time.Time{}); err != nil || len(got) != 0 {
-		t.Fatalf("no games: %+v, %v", got, err)
-	}
-}
-
-// TestAnnulledGamesPages: a game annulled before more than a read's worth
-// of the player's annulments is still found.
-func TestAnnulledGamesPages(t *testing.T) {
-	svc := rating.NewService(ratingtest.NewMemory(), rating.ServiceConfig{})
-	const n = 501
-	for i := range n + 1 {
-		id := fmt.Sprint("g", i)
-		if _, err := svc.Apply(bg, game(id, "alice", "bob", rating.SideBlack)); err != nil {
-			t.Fatal(err)
-		}
-		if i == n {
-			break // the last stays
-		}
-		if _, err := svc.Annul(bg, rating.AnnulInput{GameID: id, Actor: "root", Reason: "r"}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := svc.AnnulledGames(bg, "alice", []string{"g0", fmt.Sprint("g", n)}, time.Time{})
-	if _, ok := got["g0"]; err != nil || len(got) != 1 || !ok {
-		t.Fatalf("%+v, %v; want g0 alone", got, err)
 	}
 }
 

@@ -37,9 +37,8 @@
 // ladder deltas again, each difference an audited adjustment of its own). Each writes one
 // ledger entry per player with its cause, actor, before and after
 // (score, rank, certified rank), reason and evidence, chained by hash:
-// the ledger is the audit trail (Audit pages it across players;
-// AnnulledGames reads a player's annulments of a page of games from it).
-// The certified rank lives in PlayerState and moves only by such entries.
+// the ledger is the audit trail (Audit pages it across players). The
+// certified rank lives in PlayerState and moves only by such entries.
 // A game's entry also says how the game went for the player (Result:
 // win, loss or draw), since a zero delta may be either a draw or a win
 // that gains nothing. A change may be allowed only before the player's
