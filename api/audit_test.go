@@ -2,6 +2,8 @@ package api_test
 
 import (
 	"encoding/csv"
+	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -158,6 +160,56 @@ func TestAnnulGame(t *testing.T) {
 	w.post("/api/v1/admin/games/"+unrated.JSON["game"].(map[string]any)["id"].(string)+"/annul", map[string]any{"reason": "x"}, "", 409, "not_rated")
 	if rep := w.expect(req{method: "GET", path: "/api/v1/admin/verify", token: w.admin}, 200, ""); rep.JSON["ok"] != true || rep.JSON["games"] != float64(1) {
 		t.Fatalf("verify after the annulment: %s", rep.Body)
+	}
+}
+
+// TestPlayerGamesMarkAnnulled: a player's list of games marks the
+// annulled game as the game's own read does (when and why, not who), on
+// both players' lists, with and without a token, on a later page too;
+// the other game carries no mark.
+func TestPlayerGamesMarkAnnulled(t *testing.T) {
+	w := newAdminWorld(t)
+	w.mm.advance(time.Second) // the second game is the newer
+	out := w.expect(req{method: "POST", path: "/api/v1/games", token: w.server, body: map[string]any{"source_id": "s-2", "black": "alice", "white": "bob",
+		"size": 9, "rules": "chinese", "komi": 7, "moves": []string{"ee", "cc"}, "end": "resign", "result": "W+R"}}, 201, "")
+	other := out.JSON["game"].(map[string]any)["id"].(string)
+	w.mm.advance(time.Minute)
+	w.post("/api/v1/admin/games/"+w.gameID+"/annul", map[string]any{"reason": "bob's connection was cut"}, "", 200, "")
+	want := w.expect(req{method: "GET", path: "/api/v1/games/" + w.gameID, token: w.bob}, 200, "").JSON["annulled"]
+	if want == nil {
+		t.Fatal("the game does not say it was annulled")
+	}
+	check := func(path, token string, ids ...string) string {
+		t.Helper()
+		page := w.expect(req{method: "GET", path: path, token: token}, 200, "")
+		items := page.JSON["items"].([]any)
+		if len(items) != len(ids) {
+			t.Fatalf("%s: %d items, want %v: %s", path, len(items), ids, page.Body)
+		}
+		for i, x := range items {
+			g := x.(map[string]any)
+			raw, _ := json.Marshal(g)
+			a, has := g["annulled"]
+			switch {
+			case g["id"] != ids[i]:
+				t.Fatalf("%s: item %d is %v, want %s", path, i, g["id"], ids[i])
+			case ids[i] == other && has:
+				t.Fatalf("%s: the game not annulled says annulled: %s", path, raw)
+			case ids[i] == w.gameID && (fmt.Sprint(a) != fmt.Sprint(want) || strings.Contains(string(raw), "root")):
+				t.Fatalf("%s: the annulled game: %s; want annulled %v, no admin", path, raw, want)
+			}
+		}
+		next, _ := page.JSON["next_cursor"].(string)
+		return next
+	}
+	for _, p := range []struct{ name, token string }{{"alice", w.alice}, {"bob", w.bob}, {"alice", ""}, {"bob", ""}} {
+		path := "/api/v1/players/" + p.name + "/games"
+		check(path, p.token, other, w.gameID)
+		next := check(path+"?limit=1", p.token, other)
+		check(path+"?limit=1&cursor="+url.QueryEscape(next), p.token, w.gameID)
+	}
+	if a := want.(map[string]any); a["at"] == nil || a["reason"] != "bob's connection was cut" || len(a) != 2 {
+		t.Fatalf("annulled %v, want at and reason alone", a)
 	}
 }
 

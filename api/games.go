@@ -387,10 +387,34 @@ func (s *Server) getGame(c *gin.Context) {
 			return
 		}
 		if ok {
-			out.Annulled = &annulledJSON{At: a.At.UTC(), Reason: a.Reason}
+			out.Annulled = toAnnulledJSON(a)
 		}
 	}
 	c.JSON(http.StatusOK, out)
+}
+
+func toAnnulledJSON(a rating.Annulled) *annulledJSON {
+	return &annulledJSON{At: a.At.UTC(), Reason: a.Reason}
+}
+
+// markAnnulled marks the annulled games of a page of a player's games:
+// each ended game's annulment read by its id (a miss for almost every
+// game), as the game's own read does. A query of the player's annulment
+// entries would scan the whole rating log on the embedded store.
+func (s *Server) markAnnulled(c *gin.Context, items []gameJSON) error {
+	for i := range items {
+		if st := intake.Status(items[i].Status); st != intake.StatusFinished && st != intake.StatusRated {
+			continue
+		}
+		a, ok, err := s.deps.Ratings.AnnulledGame(c.Request.Context(), items[i].ID)
+		if err != nil {
+			return err
+		}
+		if ok {
+			items[i].Annulled = toAnnulledJSON(a)
+		}
+	}
+	return nil
 }
 
 // flaggedJSON is a flagged game: the game, and when and why it was

@@ -270,7 +270,8 @@ var gameStateNames = []string{"pending", "finished", "rated", "expired", "aborte
 // a very active player's few years; the archive is written as it is read.
 const MaxArchiveGames = 20_000
 
-// playerGames answers a player's games, newest first; ?format=sgf gives
+// playerGames answers a player's games, newest first, the annulled ones
+// marked as GET /games/{id} marks them; ?format=sgf gives
 // every finished game (with the filters) as one SGF collection.
 func (s *Server) playerGames(c *gin.Context) {
 	name, ok := s.player(c)
@@ -323,6 +324,9 @@ func (s *Server) playerGames(c *gin.Context) {
 		return
 	}
 	page, err := pageOf(gs, limit, toGameJSON, func(g intake.StoredGame) any { return intake.CursorOf(g) })
+	if err == nil {
+		err = s.markAnnulled(c, page.Items)
+	}
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -21,10 +21,12 @@ const MaxGamesPage = 500
 const DefaultAbortWindow = 2 * time.Minute
 
 // PlayerGames lists a page of a player's games, newest first (see
-// Store.PlayerGames); limit is bounded by MaxGamesPage.
+// Store.PlayerGames); limit is bounded by MaxGamesPage and one more, the
+// game that tells a caller another page follows (a client paging at the
+// largest page got no next page).
 func (in *Intake) PlayerGames(ctx context.Context, q GamesQuery) ([]StoredGame, error) {
-	if q.Limit <= 0 || q.Limit > MaxGamesPage {
-		q.Limit = MaxGamesPage
+	if q.Limit <= 0 || q.Limit > MaxGamesPage+1 {
+		q.Limit = MaxGamesPage + 1
 	}
 	for _, st := range q.States {
 		if !slices.Contains(Statuses, st) {
