@@ -14,8 +14,9 @@ import (
 var _ intake.BulkStore = (*Store)(nil)
 
 // CreateAll implements intake.BulkStore: the finished games' unrated
-// marks in one insert, then the games in one (pending games are marked
-// one by one, as Create marks them).
+// marks in one insert, then every game's entry in the players' lists in
+// one, then the games in one (pending games are marked one by one, as
+// Create marks them).
 func (s *Store) CreateAll(ctx context.Context, gs []intake.StoredGame) ([]error, error) {
 	docs := make([]any, len(gs))
 	var marks []any
@@ -41,6 +42,16 @@ func (s *Store) CreateAll(ctx context.Context, gs []intake.StoredGame) ([]error,
 			return nil, wrap("mark games unrated", err)
 		}
 		fresh[marked[j]] = err == nil
+	}
+	// Listed by player before they are stored, as Create lists a game.
+	lists := make([]any, len(docs))
+	for i, d := range docs {
+		lists[i] = toPlayerDoc(d.(gameDoc))
+	}
+	for _, err := range mongox.InsertMany(ctx, s.players, lists) {
+		if err != nil && !mongo.IsDuplicateKeyError(err) {
+			return nil, wrap("list games by player", err)
+		}
 	}
 	out := make([]error, len(gs))
 	var unmark []string

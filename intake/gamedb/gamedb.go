@@ -681,8 +681,11 @@ func toPlayerDoc(d gameDoc) playerDoc {
 }
 
 // backfilledID marks ByPlayer as holding every game stored before it
-// existed (it matches no player query: it has no players).
-const backfilledID = "!backfilled"
+// existed, and every game CreateAll stored before it listed them (an
+// import's games were missing from their players' lists until stop 33:
+// hence the "2", which makes stores marked before backfill once more). It
+// matches no player query: it has no players.
+const backfilledID = "!backfilled-2"
 
 // backfillByPlayer lists the games stored before ByPlayer existed, once
 // per database: every rankd start checks the mark (a read by _id); a
