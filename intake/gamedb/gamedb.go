@@ -78,6 +78,11 @@ type Store struct {
 	ratedLinger time.Duration
 	ratedMu     sync.Mutex
 	ratedSoon   map[string]bool
+	// made are the batch marks this Store inserted (CreateAll), each with
+	// the games stored under it, and madeIn each such game's mark.
+	madeMu sync.Mutex
+	made   map[string][]madeGame
+	madeIn map[string]string
 	// marks is, for a sole writer (SoleWriter), every player's pending
 	// marks; nil otherwise.
 	marks *markIndex
@@ -138,6 +143,7 @@ func New(ctx context.Context, db *mongo.Database, opts ...Option) (*Store, error
 	s.delUnrated = mongox.NewLingering(s.unrated, s.ratedLinger, lane, mongox.Before(s.beforeRated))
 	s.delPending = mongox.NewLingering(s.pending, s.ratedLinger, lane)
 	s.ratedSoon = map[string]bool{}
+	s.made, s.madeIn = map[string][]madeGame{}, map[string]string{}
 	// source_id is unique: the idempotency key of a submission. The
 	// status index serves expiry (pending, by expiry). One call per
 	// index: FerretDB v1 panics on a createIndexes of several indexes that
@@ -200,6 +206,10 @@ type gameDoc struct {
 	FinishedAt  *time.Time `bson:"finished_at,omitempty"`
 	ExpiresAt   *time.Time `bson:"expires_at,omitempty"`
 	PlayedAt    *time.Time `bson:"played_at,omitempty"`
+	// Batch names the batch mark (in Unrated) of a game CreateAll
+	// stored: the game is unrated while that mark is there, as well as
+	// while its own mark is.
+	Batch string `bson:"batch,omitempty"`
 }
 
 func optTime(t time.Time) *time.Time {
@@ -331,7 +341,7 @@ func (s *Store) assemble(ctx context.Context, d gameDoc) (intake.StoredGame, err
 		}
 	}
 	if d.Status == string(intake.StatusFinished) {
-		rated, err := s.rated(ctx, d.ID)
+		rated, err := s.rated(ctx, d.ID, d.Batch)
 		if err != nil {
 			return intake.StoredGame{}, err
 		}
@@ -397,12 +407,22 @@ func (s *Store) Finish(ctx context.Context, f intake.StoredGame) error {
 	return s.unmarkPending(ctx, f.ID)
 }
 
-// rated reports whether the finished game is rated: its unrated mark is
-// gone, or (a store written before the mark said it) a rated document is
-// there. One read by _id for almost every game.
-func (s *Store) rated(ctx context.Context, id string) (bool, error) {
+// rated reports whether the finished game is rated: its unrated mark and
+// its batch's (batch, when CreateAll stored it) are gone, or (a store
+// written before the mark said it) a rated document is there. One read
+// by _id for almost every game, two for an archive's.
+func (s *Store) rated(ctx context.Context, id, batch string) (bool, error) {
 	if s.isRatedSoon(id) {
 		return true, nil
+	}
+	if batch != "" {
+		err := s.unrated.FindOne(ctx, bson.D{{Key: "_id", Value: batch}}).Err()
+		switch {
+		case err == nil:
+			return false, nil
+		case !errors.Is(err, mongo.ErrNoDocuments):
+			return false, wrap("read game", err)
+		}
 	}
 	err := s.unrated.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Err()
 	switch {
@@ -468,6 +488,22 @@ func (s *Store) Finished(ctx context.Context, limit int) ([]intake.StoredGame, e
 	marks, err := mongox.Markers(ctx, s.unrated)
 	if err != nil {
 		return nil, wrap("list unrated games", err)
+	}
+	// A batch's mark becomes its games' own marks first (what an
+	// interrupted import left), so they are listed in the order played.
+	settled := false
+	for _, m := range marks {
+		if isBatchMark(m.ID) {
+			if _, err := s.settleBatch(ctx, m.ID, nil); err != nil {
+				return nil, err
+			}
+			settled = true
+		}
+	}
+	if settled {
+		if marks, err = mongox.Markers(ctx, s.unrated); err != nil {
+			return nil, wrap("list unrated games", err)
+		}
 	}
 	out := make([]intake.StoredGame, 0, limit)
 	for _, m := range marks {
@@ -681,8 +717,11 @@ func toPlayerDoc(d gameDoc) playerDoc {
 }
 
 // backfilledID marks ByPlayer as holding every game stored before it
-// existed (it matches no player query: it has no players).
-const backfilledID = "!backfilled"
+// existed, and every game CreateAll stored before it listed them (an
+// import's games were missing from their players' lists until stop 33:
+// hence the "2", which makes stores marked before backfill once more). It
+// matches no player query: it has no players.
+const backfilledID = "!backfilled-2"
 
 // backfillByPlayer lists the games stored before ByPlayer existed, once
 // per database: every rankd start checks the mark (a read by _id); a

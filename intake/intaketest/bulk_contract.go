@@ -3,6 +3,7 @@ package intaketest
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -30,6 +31,13 @@ func bulkWrites(t *testing.T, s intake.Store) {
 	}
 	if g := mustGet(t, s, "g2"); g.Status != intake.StatusFinished || g.Hash != Finished("g2", "src-2", "bob", "alice", t0).Hash {
 		t.Fatalf("g2 = %+v", g)
+	}
+	// Listed among each player's games, as Create lists them.
+	for _, p := range []string{"alice", "bob"} {
+		listed, err := s.PlayerGames(ctx, intake.GamesQuery{Player: p, Limit: 10})
+		if err != nil || !slices.Contains(ids(listed), "g1") || !slices.Contains(ids(listed), "g2") || !slices.Contains(ids(listed), "g4") {
+			t.Fatalf("%s's games = %v, %v; want g1, g2 and g4 among them", p, ids(listed), err)
+		}
 	}
 	if un, err := s.Unfinished(ctx, "carol"); err != nil || len(un) != 1 {
 		t.Fatalf("carol's pending games = %v, %v; want p1", un, err)
