@@ -41,7 +41,6 @@ const (
 	AssumedTextAfterLast        AssumptionFormat = "text after the last game tree (byte %d): ignored"
 	AssumedParenAfterLast       AssumptionFormat = "a stray ')' after the last game tree (byte %d): ignored"
 	AssumedTextBetween          AssumptionFormat = "text between game trees (byte %d): ignored"
-	AssumedParenBetween         AssumptionFormat = "a stray ')' between game trees (byte %d): ignored"
 	AssumedNoValue              AssumptionFormat = "property %s at byte %d has no value: ignored"
 )
 
@@ -145,7 +144,7 @@ var assumptionFormats = []AssumptionFormat{
 	AssumedCADecoded, AssumedCAUnknownUTF8, AssumedCAUnknownInvalid,
 
 	AssumedRootWithoutSemicolon, AssumedTextAfterLast, AssumedParenAfterLast, AssumedTextBetween,
-	AssumedParenBetween, AssumedNoValue,
+	AssumedNoValue,
 
 	AssumedTwiceInNode, AssumedTwiceInNodeMerge, AssumedBothMoves, AssumedMoveValues, AssumedGivenTimes,
 	AssumedFoxByoYomi, AssumedDateNoDay, AssumedDateUnknown, AssumedKoreanRules, AssumedRulesUnknown,

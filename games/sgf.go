@@ -185,9 +185,9 @@ func (p *sgfParser) games(done func([]sgfNode, []string) error) error {
 				p.skipSpace()
 				if p.pos < len(p.data) && p.data[p.pos] != '(' {
 					next := bytes.IndexByte(p.data[p.pos:], '(')
-					after, between := AssumedTextAfterLast, AssumedTextBetween
+					after := AssumedTextAfterLast
 					if rest := bytes.TrimSpace(p.data[p.pos:]); len(rest) > 0 && bytes.Count(rest, []byte{')'}) == len(rest) {
-						after, between = AssumedParenAfterLast, AssumedParenBetween
+						after = AssumedParenAfterLast
 					}
 					if next < 0 {
 						p.note(after, p.pos)
@@ -198,7 +198,8 @@ func (p *sgfParser) games(done func([]sgfNode, []string) error) error {
 						}
 						p.notes = p.notes[:0]
 					} else {
-						pending = append(pending, between.text(p.pos))
+						// Text before another tree is never only ')'.
+						pending = append(pending, AssumedTextBetween.text(p.pos))
 						p.pos += next
 					}
 				}
