@@ -16,9 +16,11 @@
 // and in stones (komiScale), PL and omitted passes, Fox's handicap
 // stones written as moves, duplicate properties, setup after moves
 // (maxSetupAfterMoves), stray text, UTF-8 with a byte order mark, UTF-16
-// and Latin-1. Other charsets (GBK, Big5, Shift_JIS, …) are decoded
-// through ReadOptions.Decode, which games/charset fills: games itself
-// stays free of the decoding tables. What the record says besides the
+// and Latin-1; each sentence it writes there comes from one format of
+// assumptions.go (AssumptionFormats), which the pages translate. Other
+// charsets (GBK, Big5, Shift_JIS, …) are decoded through
+// ReadOptions.Decode, which games/charset fills: games itself stays free
+// of the decoding tables. What the record says besides the
 // moves (date and PlayedAt, event, round, place, times, comments, clock,
 // source, the text of a result it cannot read) is kept and written back.
 //

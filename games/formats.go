@@ -264,7 +264,7 @@ func gibToSGF(text string) (string, []string, error) {
 		re, known := gibResults[n]
 		switch {
 		case !known:
-			notes = append(notes, fmt.Sprintf("gib: result code GRLT %s is not one this reader knows: the result is unknown", code))
+			notes = append(notes, AssumedGIBResultCode.text(code))
 		case strings.HasSuffix(re, "+"):
 			if z, ok := firstOf(main["ZIPSU"], tag["Z"]); ok {
 				if m, err := strconv.Atoi(z); err == nil {
@@ -283,7 +283,7 @@ func gibToSGF(text string) (string, []string, error) {
 		w.b.WriteString(m)
 	}
 	w.b.WriteString(")")
-	notes = append(notes, "converted from Tygem .gib (Korean rules, the board 19×19)")
+	notes = append(notes, AssumedFromGIB.text())
 	return w.b.String(), notes, nil
 }
 
@@ -339,7 +339,7 @@ func ugfTime(w *sgfWriter, ptime string) []string {
 		}
 		m, err := strconv.Atoi(strings.TrimSpace(sub[1]))
 		if err != nil || m < 0 {
-			return []string{fmt.Sprintf("ugf: Ptime=%s is not a time setting this reader knows: no TM", ptime)}
+			return []string{AssumedPtimeUnknown.text(ptime)}
 		}
 		mins = append(mins, m)
 		for _, x := range sub[2:] {
@@ -348,23 +348,22 @@ func ugfTime(w *sgfWriter, ptime string) []string {
 	}
 	switch {
 	case len(mins) == 0:
-		return []string{fmt.Sprintf("ugf: Ptime=%s is not a time setting this reader knows: no TM", ptime)}
+		return []string{AssumedPtimeUnknown.text(ptime)}
 	case slices.ContainsFunc(mins, func(m int) bool { return m != mins[0] }):
 		// SGF has one TM for both sides.
-		return []string{fmt.Sprintf("ugf: Ptime=%s gives the sides different main times: no TM", ptime)}
+		return []string{AssumedPtimeSidesDiffer.text(ptime)}
 	case mins[0] == 0:
-		return []string{fmt.Sprintf("ugf: Ptime=%s gives no main time: no TM", ptime)}
+		return []string{AssumedPtimeNoMain.text(ptime)}
 	case time.Duration(mins[0]) > MaxMainTime/time.Minute:
 		// Also what keeps mins*60 from overflowing.
-		return []string{fmt.Sprintf("ugf: Ptime=%s gives a main time beyond %v: no TM", ptime, MaxMainTime)}
+		return []string{AssumedPtimeTooLong.text(ptime, MaxMainTime)}
 	}
 	tm := strconv.Itoa(mins[0] * 60)
 	w.prop("TM", tm)
-	note := fmt.Sprintf("ugf: Ptime=%s read as %d minutes' main time each (TM[%s])", ptime, mins[0], tm)
 	if rest {
-		note += "; its other numbers are not read, and no OT is given"
+		return []string{AssumedPtimeReadPart.text(ptime, mins[0], tm)}
 	}
-	return []string{note}
+	return []string{AssumedPtimeRead.text(ptime, mins[0], tm)}
 }
 
 // ugfToSGF converts a Pandanet .ugf/.ugi file: a [Header] section of
@@ -473,7 +472,7 @@ func ugfToSGF(text string) (string, []string, error) {
 			}
 			w.prop("RE", re)
 		} else {
-			notes = append(notes, fmt.Sprintf("ugf: Winner=%s names neither B nor W: the result is unknown", header["WINNER"]))
+			notes = append(notes, AssumedUGFWinnerWrong.text(header["WINNER"]))
 		}
 	}
 	igs := strings.EqualFold(header["COORDINATETYPE"], "IGS")
@@ -502,6 +501,6 @@ func ugfToSGF(text string) (string, []string, error) {
 	}
 	w.b.WriteString(moves.String())
 	w.b.WriteString(")")
-	notes = append(notes, "converted from Pandanet .ugf")
+	notes = append(notes, AssumedFromUGF.text())
 	return w.b.String(), notes, nil
 }

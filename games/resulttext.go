@@ -61,35 +61,35 @@ func readResult(v string, area bool) resultRead {
 	t := strings.TrimSpace(v)
 	if r, ok, err := ParseResult(t); err == nil {
 		if !ok {
-			return resultRead{note: noteUnknown(v, "no result")}
+			return resultRead{note: AssumedRENone.text(v)}
 		}
 		return resultRead{res: r, known: true}
 	}
 	lower := strings.ToLower(t)
 	if noResultWords[lower] || noResultWords[squash(t)] {
-		return resultRead{note: noteUnknown(v, "the game has no result yet")}
+		return resultRead{note: AssumedRENotYet.text(v)}
 	}
 	if strings.ContainsAny(t, "黑黒白흑백和平持無无") {
 		return readCJKResult(v, t, area)
 	}
 	switch squash(t) {
 	case "void", "noresult", "annulled", "cancelled", "canceled":
-		return resultRead{res: Result{End: EndVoid}, known: true, note: "RE[" + v + "] read as Void"}
+		return resultRead{res: Result{End: EndVoid}, known: true, note: AssumedREVoid.text(v)}
 	case "draw", "jigo", "tie", "drawn":
-		return resultRead{res: Result{End: EndDraw}, known: true, note: "RE[" + v + "] read as a draw (0)"}
+		return resultRead{res: Result{End: EndDraw}, known: true, note: AssumedREDraw.text(v)}
 	}
 	// "B", "W", "Black", "White wins", "B wins": a winner, no more.
 	w, rest, ok := resultWinner(t)
 	if !ok {
-		return resultRead{note: noteUnknown(v, "it names no winner")}
+		return resultRead{note: AssumedRENoWinner.text(v)}
 	}
 	rest = strings.TrimSpace(rest)
 	if !strings.HasPrefix(rest, "+") {
 		word := squash(rest)
 		if word == "" || word == "wins" || word == "win" || word == "won" {
-			return resultRead{res: Result{Winner: w}, winnerOnly: true, note: "RE[" + v + "] names the winner (" + w.String() + ") but not how the game ended"}
+			return resultRead{res: Result{Winner: w}, winnerOnly: true, note: AssumedREWinnerOnly.text(v, w)}
 		}
-		return resultRead{note: noteUnknown(v, "it is not B+… or W+…")}
+		return resultRead{note: AssumedRENotPlus.text(v)}
 	}
 	rest = strings.TrimSpace(rest[1:])
 	// A remark in brackets ("R (timeout)") may say more than the code.
@@ -99,19 +99,19 @@ func readResult(v string, area bool) resultRead {
 		rest = strings.TrimSpace(rest[:i])
 	}
 	if e, ok := endWords[squash(rest)]; ok {
-		why := ""
+		f := AssumedREReadAs
 		if e != EndTime && (strings.Contains(remark, "time") || strings.Contains(remark, "超时")) {
-			e, why = EndTime, ": the remark says time"
+			e, f = EndTime, AssumedRERemarkTime
 		}
 		r := Result{Winner: w, End: e}
-		return resultRead{res: r, known: true, note: "RE[" + v + "] read as " + r.String() + why}
+		return resultRead{res: r, known: true, note: f.text(v, r.String())}
 	}
 	// A margin, perhaps with a unit: "3.5", "3.5 points", "2.75", "3.5目".
 	num, unit := splitNumber(rest)
 	m, err := strconv.ParseFloat(num, 64)
 	if num == "" || err != nil || m < 0 || math.IsInf(m, 0) || math.IsNaN(m) {
 		return resultRead{res: Result{Winner: w}, winnerOnly: true,
-			note: "RE[" + v + "]: Black or White won (" + w.String() + "), but \"" + rest + "\" says neither a margin nor how the game ended"}
+			note: AssumedREWordUnknown.text(v, w, rest)}
 	}
 	stones := false
 	switch squash(unit) {
@@ -119,7 +119,7 @@ func readResult(v string, area bool) resultRead {
 	case "stones", "stone", "子", "石":
 		stones = true
 	default:
-		return resultRead{res: Result{Winner: w}, winnerOnly: true, note: "RE[" + v + "]: the margin's unit \"" + unit + "\" is unknown: read as a win by counting, margin not given"}
+		return resultRead{res: Result{Winner: w}, winnerOnly: true, note: AssumedREUnitUnknown.text(v, unit)}
 	}
 	return marginResult(v, w, m, stones, area)
 }
@@ -135,17 +135,17 @@ func marginResult(v string, w Color, m float64, stones, area bool) resultRead {
 		if !halfPoints(r.Margin) {
 			break
 		}
-		why := "the margin is in stones"
+		f := AssumedREStones
 		if !stones {
-			why = "a quarter margin is one in stones, as area counting with a komi of 3¾ stones gives"
+			f = AssumedREQuarter
 		}
-		return resultRead{res: r, known: true, note: "RE[" + v + "] read as " + r.String() + ": " + why + " (one stone is two points)"}
+		return resultRead{res: r, known: true, note: f.text(v, r.String())}
 	case halfPoints(m):
 		r.Margin = m
-		return resultRead{res: r, known: true, note: "RE[" + v + "] read as " + r.String()}
+		return resultRead{res: r, known: true, note: AssumedREReadAs.text(v, r.String())}
 	}
 	r.Margin, r.NoMargin = 0, true
-	return resultRead{res: r, known: true, note: "RE[" + v + "]: the margin is not a number of half points: read as a win by counting, margin not given"}
+	return resultRead{res: r, known: true, note: AssumedREOddMargin.text(v)}
 }
 
 // splitNumber splits "3.5 points" into "3.5" and "points".
@@ -180,10 +180,6 @@ func resultWinner(t string) (Color, string, bool) {
 	return Empty, "", false
 }
 
-func noteUnknown(v, why string) string {
-	return "RE[" + v + "]: " + why + ": the result is unknown"
-}
-
 // readCJKResult reads results written in Chinese, Japanese or Korean:
 // 黑中盘胜 (Black wins by resignation), 白胜3又1/4子 (White by 3¼ stones),
 // 黑胜2目半 (Black by 2½ points), 白超时胜 (White on time), 黑超时负 (Black
@@ -192,9 +188,9 @@ func readCJKResult(v, t string, area bool) resultRead {
 	s := strings.ReplaceAll(t, " ", "")
 	switch {
 	case containsAny(s, "无胜负", "無勝負", "무승부없음"):
-		return resultRead{res: Result{End: EndVoid}, known: true, note: "RE[" + v + "] read as Void"}
+		return resultRead{res: Result{End: EndVoid}, known: true, note: AssumedREVoid.text(v)}
 	case containsAny(s, "和棋", "平局", "持碁", "무승부", "和局"):
-		return resultRead{res: Result{End: EndDraw}, known: true, note: "RE[" + v + "] read as a draw (0)"}
+		return resultRead{res: Result{End: EndDraw}, known: true, note: AssumedREDraw.text(v)}
 	}
 	var w Color
 	bi, wi := firstIndex(s, "黑", "黒", "흑"), firstIndex(s, "白", "백")
@@ -204,7 +200,7 @@ func readCJKResult(v, t string, area bool) resultRead {
 	case wi >= 0:
 		w = White
 	default:
-		return resultRead{note: noteUnknown(v, "it names no winner")}
+		return resultRead{note: AssumedRENoWinner.text(v)}
 	}
 	// "负"/"負"/"패" after the colour: that side lost.
 	lost := containsAny(s, "负", "負", "패", "认输", "認輸")
@@ -226,13 +222,13 @@ func readCJKResult(v, t string, area bool) resultRead {
 		return marginResult(v, w, m, stones, area)
 	}
 	if lost {
-		return resultRead{res: Result{Winner: w}, winnerOnly: true, note: "RE[" + v + "] names the loser, so the winner (" + w.String() + "), but not how the game ended"}
+		return resultRead{res: Result{Winner: w}, winnerOnly: true, note: AssumedRELoserOnly.text(v, w)}
 	}
-	return resultRead{res: Result{Winner: w}, winnerOnly: true, note: "RE[" + v + "] names the winner (" + w.String() + ") but not how the game ended"}
+	return resultRead{res: Result{Winner: w}, winnerOnly: true, note: AssumedREWinnerOnly.text(v, w)}
 }
 
 func cjk(v string, r Result) resultRead {
-	return resultRead{res: r, known: true, note: "RE[" + v + "] read as " + r.String()}
+	return resultRead{res: r, known: true, note: AssumedREReadAs.text(v, r.String())}
 }
 
 func containsAny(s string, subs ...string) bool {

@@ -43,8 +43,8 @@ type sgfParser struct {
 	name  []byte // scratch for property names
 }
 
-func (p *sgfParser) note(format string, args ...any) {
-	p.notes = append(p.notes, fmt.Sprintf(format, args...))
+func (p *sgfParser) note(f AssumptionFormat, args ...any) {
+	p.notes = append(p.notes, f.text(args...))
 }
 
 // pairs holds every two-letter lower-case string: point values need no
@@ -163,7 +163,7 @@ func (p *sgfParser) games(done func([]sgfNode, []string) error) error {
 			p.skipSpace()
 			if len(stack) == 1 && p.pos < len(p.data) && isLetter(p.data[p.pos]) {
 				// "(GM[1]…": the root node's ';' is missing.
-				p.note("the root node is written without ';' after '(': read as a node")
+				p.note(AssumedRootWithoutSemicolon)
 				if err := p.node(&stack[0].nodes, true, &cur); err != nil {
 					return err
 				}
@@ -185,12 +185,12 @@ func (p *sgfParser) games(done func([]sgfNode, []string) error) error {
 				p.skipSpace()
 				if p.pos < len(p.data) && p.data[p.pos] != '(' {
 					next := bytes.IndexByte(p.data[p.pos:], '(')
-					what := "text"
+					after := AssumedTextAfterLast
 					if rest := bytes.TrimSpace(p.data[p.pos:]); len(rest) > 0 && bytes.Count(rest, []byte{')'}) == len(rest) {
-						what = "a stray ')'"
+						after = AssumedParenAfterLast
 					}
 					if next < 0 {
-						p.note("%s after the last game tree (byte %d): ignored", what, p.pos)
+						p.note(after, p.pos)
 						p.pos = len(p.data)
 						// The note belongs to the game just read.
 						if err := done(nil, p.notes); err != nil {
@@ -198,7 +198,8 @@ func (p *sgfParser) games(done func([]sgfNode, []string) error) error {
 						}
 						p.notes = p.notes[:0]
 					} else {
-						pending = append(pending, fmt.Sprintf("%s between game trees (byte %d): ignored", what, p.pos))
+						// Text before another tree is never only ')'.
+						pending = append(pending, AssumedTextBetween.text(p.pos))
 						p.pos += next
 					}
 				}
@@ -284,7 +285,7 @@ func (p *sgfParser) properties(n *sgfNode) error {
 		prop.vals = p.vals[vfirst:len(p.vals):len(p.vals)]
 		prop.offs = p.offs[vfirst:len(p.offs):len(p.offs)]
 		if len(prop.vals) == 0 {
-			p.note("property %s at byte %d has no value: ignored", prop.id, off)
+			p.note(AssumedNoValue, prop.id, off)
 			continue
 		}
 		p.props = append(p.props, prop)

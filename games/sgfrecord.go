@@ -64,7 +64,7 @@ const maxListedNotes = 5
 
 func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 	r := &Record{Size: 19, Assumptions: notes}
-	note := func(format string, args ...any) { r.Assumptions = append(r.Assumptions, fmt.Sprintf(format, args...)) }
+	note := func(f AssumptionFormat, args ...any) { r.Assumptions = append(r.Assumptions, f.text(args...)) }
 
 	info := map[string]sgfProp{}
 	dropped := map[string][]string{} // game info given more than once: the values not kept
@@ -91,7 +91,7 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 				if gameInfo(pr.id) {
 					dropped[pr.id] = append(dropped[pr.id], pr.vals[0])
 				} else {
-					note("%s given twice in one node (byte %d): the first kept", pr.id, pr.offs[0])
+					note(AssumedTwiceInNode, pr.id, pr.offs[0])
 				}
 				continue
 			}
@@ -107,7 +107,7 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 				}
 			case pr.id == "AB" || pr.id == "AW" || pr.id == "AE":
 				if dup {
-					note("%s given twice in one node (byte %d): the points merged", pr.id, pr.offs[0])
+					note(AssumedTwiceInNodeMerge, pr.id, pr.offs[0])
 				}
 				if len(turns) > 0 {
 					if k := len(turns) - 1; turns[k].kind == turnSetup && turns[k].node == ni {
@@ -131,14 +131,14 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 				tw = append(tw, pr)
 			case pr.id == "B" || pr.id == "W":
 				if dup {
-					note("%s given twice in one node (byte %d): the first kept", pr.id, pr.offs[0])
+					note(AssumedTwiceInNode, pr.id, pr.offs[0])
 					continue
 				}
 				if moves++; moves == 2 {
-					note("the node at byte %d holds both B and W: read as two moves in that order", n.off)
+					note(AssumedBothMoves, n.off)
 				}
 				if len(pr.vals) > 1 {
-					note("the move at byte %d has %d values: the first kept", pr.offs[0], len(pr.vals))
+					note(AssumedMoveValues, pr.offs[0], len(pr.vals))
 				}
 				c := Black
 				if pr.id == "W" {
@@ -158,7 +158,7 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 		}
 	}
 	for _, id := range sortedKeys(dropped) {
-		note("%s given %d times: the first kept (%s[%s]), dropped %s", id, 1+len(dropped[id]), id, info[id].vals[0], bracketed(id, dropped[id]))
+		note(AssumedGivenTimes, id, 1+len(dropped[id]), id, info[id].vals[0], bracketed(id, dropped[id]))
 	}
 
 	one := func(id string) (string, int, bool) {
@@ -186,7 +186,7 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 	}
 	text := func(id string) string {
 		v, _, _ := one(id)
-		return clipText(id, strings.TrimSpace(strings.ToValidUTF8(sgfSimpleText(v), "\uFFFD")), MaxInfoText, note)
+		return clipText(strings.TrimSpace(strings.ToValidUTF8(sgfSimpleText(v), "\uFFFD")), MaxInfoText, func(n int) { note(AssumedLongText, id, n, MaxInfoText) })
 	}
 	r.Black = Player{Name: text("PB"), Rank: text("BR")}
 	r.White = Player{Name: text("PW"), Rank: text("WR")}
@@ -200,7 +200,7 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 		sec, err2 := strconv.Atoi(tt)
 		if err1 == nil && err2 == nil && n > 0 && sec > 0 {
 			r.Overtime = fmt.Sprintf("%dx%d byo-yomi", n, sec)
-			note("TC[%s]TT[%s], Fox's byo-yomi, kept as OT[%s]", tc, tt, r.Overtime)
+			note(AssumedFoxByoYomi, tc, tt, r.Overtime)
 		}
 	}
 	if r.Date != "" {
@@ -209,9 +209,9 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 			r.PlayedAt = t
 		} else if t, ok := parsePartialDate(r.Date); ok {
 			r.PlayedAt = t
-			note("DT[%s] gives no day: the date played is taken as %s, the first day it names", r.Date, t.Format("2006-01-02"))
+			note(AssumedDateNoDay, r.Date, t.Format("2006-01-02"))
 		} else {
-			note("DT[%s] is not a date this reader knows (YYYY-MM-DD): the date played is unknown", r.Date)
+			note(AssumedDateUnknown, r.Date)
 		}
 	}
 
@@ -220,14 +220,14 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 		if p, ok := Preset(v); ok {
 			r.Rules = p
 			if korean(v) {
-				note("RU[%s]: Korean rules are counted as the Japanese preset (territory, simple ko), and written RU[Japanese]", v)
+				note(AssumedKoreanRules, v)
 			}
 		} else if rs, err := ParseRuleset(v); err == nil {
 			r.Rules = rs
 		} else if strings.Contains(v, "=") {
 			return nil, &SGFError{Offset: off, Msg: fmt.Sprintf("RU[%s]: %v", v, err)}
 		} else {
-			note("RU[%s] is none of chinese, japanese, korean, ing, qq, aga, nz: Chinese rules assumed", v)
+			note(AssumedRulesUnknown, v)
 		}
 	}
 
@@ -320,7 +320,7 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 	if v, _, ok := one("HA"); ok {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < 0 || n > MaxHandicap {
-			note("HA[%s] is not a handicap of 0..%d: ignored", v, MaxHandicap)
+			note(AssumedHandicapBad, v, MaxHandicap)
 		} else {
 			haGiven, ha = true, n
 		}
@@ -336,11 +336,11 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 			for _, m := range ms[:k] {
 				abs = append(abs, m.m.Point)
 			}
-			how := "no HA"
 			if haGiven {
-				how = fmt.Sprintf("HA[%d]", ha)
+				note(AssumedFoxHandicapHA, ha, k, k)
+			} else {
+				note(AssumedFoxHandicap, k, k)
 			}
-			note("%s and Black's first %d moves in a row: read as a %d-stone handicap placed by Black (as Fox writes it)", how, k, k)
 			ms = ms[k:]
 			for i := range setupAt {
 				setupAt[i] -= k
@@ -365,7 +365,7 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 	case haGiven && ha >= MinHandicap && len(abs) == 0:
 		pts, ok := HandicapPoints(r.Size, ha)
 		if !ok {
-			note("HA[%d] without AB stones, and %d×%d has no fixed placement: read as an even game", ha, r.Size, r.Size)
+			note(AssumedHandicapNoFix, ha, r.Size, r.Size)
 			break
 		}
 		stones := make([]Stone, 0, len(pts)+len(r.Setup))
@@ -374,19 +374,19 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 		}
 		r.Setup = append(stones, r.Setup...)
 		r.Handicap = ha
-		note("HA[%d] without AB: the stones assumed on the fixed star points", ha)
+		note(AssumedHandicapStars, ha)
 	case haGiven && ha >= MinHandicap && len(abs) != ha:
 		if len(abs) >= MinHandicap && len(abs) <= MaxHandicap && len(aws) == 0 {
 			r.Handicap = len(abs)
-			note("HA[%d] but %d AB stones: a %d-stone handicap assumed, as the stones stand", ha, len(abs), len(abs))
+			note(AssumedHandicapAB, ha, len(abs), len(abs))
 		} else {
-			note("HA[%d] but %d black and %d white setup stones: read as an even game from that position", ha, len(abs), len(aws))
+			note(AssumedHandicapEven, ha, len(abs), len(aws))
 		}
 	case haGiven:
 		r.Handicap = ha
 	case len(abs) >= MinHandicap && len(abs) <= MaxHandicap && len(aws) == 0 && firstMove == White:
 		r.Handicap = len(abs)
-		note("no HA, but %d AB stones and White moves first: a %d-stone handicap assumed", len(abs), len(abs))
+		note(AssumedHandicapNoHA, len(abs), len(abs))
 	}
 
 	// Who moves first: PL, else the first move.
@@ -399,13 +399,13 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 		c, err := ParseColor(strings.TrimSpace(v))
 		switch {
 		case err != nil || c == Empty:
-			note("PL[%s] (byte %d) is not B or W: ignored", v, off)
+			note(AssumedPLBad, v, off)
 		default:
 			first = c
 		}
 	} else if firstMove != Empty && firstMove != usual {
 		first = firstMove
-		note("the first move is %s's and no PL says so: %s moved first, as the record has it", firstMove, firstMove)
+		note(AssumedFirstMove, firstMove, firstMove)
 	}
 	if first != usual {
 		r.First = first
@@ -428,7 +428,7 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 			t := turns[setupTurns[si]]
 			si++
 			if si > maxSetupAfterMoves {
-				note("more than %d nodes of setup after moves: the record is read up to move %d", maxSetupAfterMoves, len(r.Moves))
+				note(AssumedSetupTooMany, maxSetupAfterMoves, len(r.Moves))
 				cutNode = t.node
 				break
 			}
@@ -468,10 +468,10 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 		number[ni] = cur
 	}
 	if len(omitted) > 0 {
-		note("a colour played twice in a row: a pass by the other assumed before move%s %s", plural(len(omitted)), listNumbers(omitted))
+		note(AssumedOmittedPasses, plural(len(omitted)), listNumbers(omitted))
 	}
 	if len(empties) > 0 {
-		note("empty node%s in the main line of an FF[%d] file: read as a pass at move%s %s", plural(len(empties)), ff, plural(len(empties)), listNumbers(empties))
+		note(AssumedEmptyNodes, plural(len(empties)), ff, plural(len(empties)), listNumbers(empties))
 	}
 
 	// Comments and clocks, numbered by the moves.
@@ -496,11 +496,13 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 	}
 	for i := range r.Comments {
 		c := &r.Comments[i]
-		what := "the game's comment"
-		if c.Move > 0 {
-			what = fmt.Sprintf("the comment after move %d", c.Move)
-		}
-		c.Text = clipText(what, c.Text, MaxCommentText, note)
+		c.Text = clipText(c.Text, MaxCommentText, func(n int) {
+			if c.Move > 0 {
+				note(AssumedLongMoveNote, c.Move, n, MaxCommentText)
+			} else {
+				note(AssumedLongGameNote, n, MaxCommentText)
+			}
+		})
 	}
 	for _, c := range clocks {
 		if c.node >= cutNode {
@@ -513,7 +515,7 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 		}
 		f, err := strconv.ParseFloat(strings.TrimSpace(c.pr.vals[0]), 64)
 		if err != nil || f < 0 || math.IsInf(f, 0) {
-			note("%s[%s] (byte %d) is not a time: ignored", c.pr.id, c.pr.vals[0], c.pr.offs[0])
+			note(AssumedClockBad, c.pr.id, c.pr.vals[0], c.pr.offs[0])
 			continue
 		}
 		k := len(r.Clock) - 1
@@ -531,12 +533,12 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 	if v, off, ok := one("KM"); ok {
 		k, msg := readKomi(v, r.Rules, r.Handicap)
 		if msg != "" {
-			note("%s (byte %d)", msg, off)
+			note(AssumedKomiAtByte, msg, off)
 		}
 		r.Komi = k
 	} else {
 		r.Komi = DefaultKomi(r.Rules, r.Handicap)
-		note("no KM: komi %s assumed", strconv.FormatFloat(r.Komi, 'f', -1, 64))
+		note(AssumedNoKomi, strconv.FormatFloat(r.Komi, 'f', -1, 64))
 	}
 
 	endedByPasses := len(r.Moves) >= r.Rules.PassesToEnd
@@ -549,14 +551,12 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 		r.Result = res
 		switch {
 		case rr.known && rr.note == "":
-		case rr.known:
-			note("%s", rr.note)
 		case rr.winnerOnly && counted:
-			note("%s: play ended by passes, so a win by counting (%s) assumed", rr.note, r.Result)
+			note(AssumedResultCounted, rr.note, r.Result)
 		case rr.winnerOnly:
-			note("%s: the result is unknown", rr.note)
-		default:
-			note("%s", rr.note)
+			note(AssumedResultUnknown, rr.note)
+		default: // made from a format by readResult
+			r.Assumptions = append(r.Assumptions, rr.note)
 		}
 		if r.Result != "" {
 			r.End, r.EndBy = endFromResult(rr.res, counted)
@@ -579,10 +579,10 @@ func recordFromNodes(nodes []sgfNode, notes []string) (*Record, error) {
 	}
 	if r.End == "" && endedByPasses {
 		r.End = EndScore
-		note("no result given: play ended by passes, so a count assumed")
+		note(AssumedNoResult)
 	}
 	if r.End == EndScore && !endedByPasses && r.Result != "" {
-		note("RE[%s] is a count but the moves do not end with %d passes: play assumed ended by agreement", r.Result, r.Rules.PassesToEnd)
+		note(AssumedCountNoPasses, r.Result, r.Rules.PassesToEnd)
 	}
 
 	if len(tb)+len(tw) > 0 {
@@ -610,7 +610,7 @@ func claimedResult(v string, rules Ruleset, counted bool) (resultRead, string) {
 		// games that ended before counting (143 of the AI corpus,
 		// none ended by passes). The winner is all it says.
 		rr = resultRead{res: Result{Winner: w}, winnerOnly: true,
-			note: "RE[" + v + "] is a win by 0 points, which no count under these rules gives: it names the winner (" + w.String() + ") but not how the game ended"}
+			note: AssumedREZeroMargin.text(v, w)}
 	}
 	switch {
 	case rr.known && rr.note == "":
@@ -684,7 +684,7 @@ func distinctPlays(ms []readMove, size int) bool {
 
 // setupPoints applies AE to the setup before play and drops points given
 // twice: what stands on the board when play starts.
-func setupPoints(abs, aws, aes []Point, note func(string, ...any)) ([]Point, []Point) {
+func setupPoints(abs, aws, aes []Point, note func(AssumptionFormat, ...any)) ([]Point, []Point) {
 	if len(aes) > 0 {
 		gone := map[Point]bool{}
 		for _, p := range aes {
@@ -694,9 +694,9 @@ func setupPoints(abs, aws, aes []Point, note func(string, ...any)) ([]Point, []P
 		abs = slices.DeleteFunc(abs, func(p Point) bool { return gone[p] })
 		aws = slices.DeleteFunc(aws, func(p Point) bool { return gone[p] })
 		if removed := n - len(abs) - len(aws); removed > 0 {
-			note("AE before play removes %d of the setup stones: the rest stand", removed)
+			note(AssumedAERemoves, removed)
 		} else {
-			note("AE before play on %d empty point(s): nothing to remove", len(aes))
+			note(AssumedAEEmpty, len(aes))
 		}
 	}
 	seen := map[Point]Color{}
@@ -714,7 +714,7 @@ func setupPoints(abs, aws, aes []Point, note func(string, ...any)) ([]Point, []P
 	abs = keep(abs, Black)
 	aws = keep(aws, White)
 	if dups > 0 {
-		note("%d setup point(s) given twice: the first kept", dups)
+		note(AssumedSetupTwice, dups)
 	}
 	return abs, aws
 }
@@ -724,10 +724,10 @@ func setupPoints(abs, aws, aes []Point, note func(string, ...any)) ([]Point, []P
 // colour to move on an empty point is that colour's move (some editors
 // write moves so); anything else cannot be played, and the record is read
 // up to it (stop).
-func setupAsMove(r *Record, t turn, next Color, note func(string, ...any)) (m Move, ok, stop bool) {
+func setupAsMove(r *Record, t turn, next Color, note func(AssumptionFormat, ...any)) (m Move, ok, stop bool) {
 	g, err := Replay(r)
 	if err != nil {
-		note("setup after move %d (byte %d): the moves before it do not replay, so the record is read up to it", len(r.Moves), t.off)
+		note(AssumedSetupNoReplay, len(r.Moves), t.off)
 		return Move{}, false, true
 	}
 	var add []Stone
@@ -740,7 +740,7 @@ func setupAsMove(r *Record, t turn, next Color, note func(string, ...any)) (m Mo
 			}
 			p, err := ParseSGFPoint(v)
 			if err != nil || !p.On(r.Size) || strings.Contains(v, ":") {
-				note("setup %s[%s] after move %d (byte %d) is not a point on the board: the record is read up to it", pr.id, v, len(r.Moves), pr.offs[i])
+				note(AssumedSetupNotPoint, pr.id, v, len(r.Moves), pr.offs[i])
 				return Move{}, false, true
 			}
 			switch pr.id {
@@ -768,13 +768,13 @@ func setupAsMove(r *Record, t turn, next Color, note func(string, ...any)) (m Mo
 	}
 	switch {
 	case changes == 0:
-		note("setup after move %d (byte %d) changes nothing on the board: ignored", len(r.Moves), t.off)
+		note(AssumedSetupNoChange, len(r.Moves), t.off)
 		return Move{}, false, false
 	case changes == 1 && change.Color == next && g.At(change.Point) == Empty && g.Legal(Play(next, change.Point)) == nil:
-		note("setup after move %d (byte %d) places one %s stone, and it is %s's turn: read as %s's move", len(r.Moves), t.off, next, next, next)
+		note(AssumedSetupAsMove, len(r.Moves), t.off, next, next, next)
 		return Play(next, change.Point), true, false
 	}
-	note("setup after move %d (byte %d) changes the position in a way no move does: the record is read up to move %d, and the moves after it are not judged", len(r.Moves), t.off, len(r.Moves))
+	note(AssumedSetupCut, len(r.Moves), t.off, len(r.Moves))
 	return Move{}, false, true
 }
 
@@ -788,36 +788,36 @@ const komiScale = 100
 // readKomi reads a KM value; note says what was assumed, if anything. A
 // value that means no komi at all is replaced by the ruleset's, noted.
 func readKomi(v string, rules Ruleset, handicap int) (komi float64, note string) {
-	fallback := func(why string) (float64, string) {
+	fallback := func(why AssumptionFormat, args ...any) (float64, string) {
 		k := DefaultKomi(rules, handicap)
-		return k, fmt.Sprintf("KM[%s] %s: komi %s assumed", v, why, strconv.FormatFloat(k, 'f', -1, 64))
+		return k, why.text(append(append([]any{v}, args...), strconv.FormatFloat(k, 'f', -1, 64))...)
 	}
 	t := strings.TrimSpace(v)
 	t = strings.TrimSuffix(strings.TrimSuffix(t, "目"), "点")
 	k, err := strconv.ParseFloat(strings.ReplaceAll(t, ",", "."), 64)
 	if err != nil || math.IsNaN(k) || math.IsInf(k, 0) {
 		if t == "" {
-			return fallback("is empty")
+			return fallback(AssumedKomiEmpty)
 		}
-		return fallback("is not a number")
+		return fallback(AssumedKomiNaN)
 	}
 	f := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 	if math.Abs(k) >= komiScale {
 		if s := k / komiScale; halfPoints(s) {
-			return s, fmt.Sprintf("KM[%s] read as komi %s: the value was written times %d", v, f(s), komiScale)
+			return s, AssumedKomiTimes.text(v, f(s), komiScale)
 		}
 		if s := k / komiScale; halfPoints(2 * s) {
-			return 2 * s, fmt.Sprintf("KM[%s] read as komi %s: %s stones written times %d (one stone is two points)", v, f(2*s), f(s), komiScale)
+			return 2 * s, AssumedKomiStones.text(v, f(2*s), f(s), komiScale)
 		}
-		return fallback(fmt.Sprintf("is too large and not komi times %d", komiScale))
+		return fallback(AssumedKomiTooLarge, komiScale)
 	}
 	if halfPoints(k) {
 		return k, ""
 	}
 	if halfPoints(2 * k) {
-		return 2 * k, fmt.Sprintf("KM[%s] read as komi %s: a quarter komi is one in stones (one stone is two points)", v, f(2*k))
+		return 2 * k, AssumedKomiQuarter.text(v, f(2*k))
 	}
-	return fallback("is not a whole or half number of points, nor a number of quarter stones")
+	return fallback(AssumedKomiOdd)
 }
 
 // dateLayouts are the DT forms read into PlayedAt, tried in order.
@@ -868,13 +868,13 @@ func parsePartialDate(dt string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// clipText keeps the first limit characters of the value what names, and
-// notes it when it had more.
-func clipText(what, v string, limit int, note func(string, ...any)) string {
+// clipText keeps the first limit characters of v, and calls clipped with
+// its length in characters when it had more.
+func clipText(v string, limit int, clipped func(runes int)) string {
 	n := 0
 	for i := range v {
 		if n == limit {
-			note("%s is %d characters, more than the %d kept: the rest is dropped", what, utf8.RuneCountInString(v), limit)
+			clipped(utf8.RuneCountInString(v))
 			return v[:i]
 		}
 		n++

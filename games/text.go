@@ -2,7 +2,6 @@ package games
 
 import (
 	"bytes"
-	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -42,16 +41,16 @@ func toUTF8(data []byte, decode Decoder) ([]byte, []string) {
 	switch {
 	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
 		data = data[3:]
-		notes = append(notes, "the file starts with a UTF-8 byte order mark: dropped")
+		notes = append(notes, AssumedUTF8BOM.text())
 	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}), bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
 		big := data[0] == 0xFE
 		data = fromUTF16(data[2:], big)
-		notes = append(notes, "the file is UTF-16 with a byte order mark: decoded")
+		notes = append(notes, AssumedUTF16BOM.text())
 	case len(data) >= 4 && (data[0] == 0 && data[1] != 0 && data[2] == 0 || data[0] != 0 && data[1] == 0 && data[3] == 0):
 		// SGF starts with ASCII '(' or white space: a zero byte beside
 		// each of the first characters is UTF-16 without a mark.
 		data = fromUTF16(data, data[0] == 0)
-		notes = append(notes, "the file is UTF-16 without a byte order mark: decoded")
+		notes = append(notes, AssumedUTF16NoBOM.text())
 	}
 	ca := strings.ToUpper(strings.TrimSpace(findCharset(data)))
 	valid := utf8.Valid(data)
@@ -64,23 +63,26 @@ func toUTF8(data []byte, decode Decoder) ([]byte, []string) {
 	case utf8Names[ca] && valid:
 		return data, notes
 	case utf8Names[ca]: // not valid UTF-8: a file labelled UTF-8 or not labelled
-		said := "no CA"
-		if ca != "" {
-			said = "CA[" + ca + "]"
+		// said: the sentence for a file with no CA, else for its CA.
+		said := func(noCA, withCA AssumptionFormat, args ...any) string {
+			if ca == "" {
+				return noCA.text(args...)
+			}
+			return withCA.text(append([]any{ca}, args...)...)
 		}
 		if bad := mostlyUTF8(data); bad > 0 {
 			// A name cut short inside a character (Fox's YuanYu client
 			// does it) leaves a few bad bytes in a UTF-8 file; read as
 			// another charset, every name turns to mojibake and a
 			// double-byte character can swallow a ']', and with it KM.
-			return []byte(strings.ToValidUTF8(string(data), "\uFFFD")), append(notes, said+" and "+strconv.Itoa(bad)+" byte(s) are not UTF-8, the rest is: read as UTF-8, those bytes replaced")
+			return []byte(strings.ToValidUTF8(string(data), "\uFFFD")), append(notes, said(AssumedNoCAMostlyUTF8, AssumedCAMostlyUTF8, bad))
 		}
 		if decode != nil {
 			if text, used, err := decode("", data); err == nil {
-				return text, append(notes, said+" and the bytes are not UTF-8: decoded as "+used+", the charset they decode cleanly in")
+				return text, append(notes, said(AssumedNoCADetected, AssumedCADetected, used))
 			}
 		}
-		return data, append(notes, said+" and the bytes are not UTF-8: bytes that are not UTF-8 replaced")
+		return data, append(notes, said(AssumedNoCAReplaced, AssumedCAReplaced))
 	case valid && isASCII(data):
 		return data, notes // any charset reads ASCII alike
 	}
@@ -91,16 +93,16 @@ func toUTF8(data []byte, decode Decoder) ([]byte, []string) {
 			// CA[gb2312]): read as the label says, the UTF-8 bytes give
 			// invalid characters or swallow a ']' (and the property
 			// after it, RE or KM). In UTF-8 those bytes are delimiters.
-			return data, append(notes, "CA["+ca+"] but the bytes are UTF-8, and decoded from "+used+" they break: read as UTF-8")
+			return data, append(notes, AssumedCAWrongLabel.text(ca, used))
 		}
 		if err == nil {
-			return text, append(notes, "CA["+ca+"]: texts decoded from "+used)
+			return text, append(notes, AssumedCADecoded.text(ca, used))
 		}
 	}
 	if valid {
-		return data, append(notes, "CA["+ca+"] is not a charset this reader decodes, but the bytes are UTF-8: read as UTF-8")
+		return data, append(notes, AssumedCAUnknownUTF8.text(ca))
 	}
-	return data, append(notes, "CA["+ca+"]: texts read as UTF-8; bytes that are not UTF-8 replaced")
+	return data, append(notes, AssumedCAUnknownInvalid.text(ca))
 }
 
 // mostlyUTF8 returns the number of bytes of data that are not UTF-8 when

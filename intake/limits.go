@@ -93,6 +93,10 @@ const (
 	MaxAssumptionText = 300
 )
 
+// AssumptionsDropped is the last assumption kept when more than
+// MaxAssumptions were made: the pages translate it like the reader's.
+const AssumptionsDropped = "and %d more assumptions, not kept"
+
 // keptAssumptions is the reader's assumptions as kept with the game,
 // within MaxAssumptions and MaxAssumptionText; nil for none, and the
 // same slice when all are within (the common case allocates nothing).
@@ -116,7 +120,7 @@ func keptAssumptions(as []string) []string {
 		out = append(out, clipAssumption(a))
 	}
 	if len(as) > MaxAssumptions {
-		out[n-1] = fmt.Sprintf("and %d more assumptions, not kept", len(as)-(MaxAssumptions-1))
+		out[n-1] = fmt.Sprintf(AssumptionsDropped, len(as)-(MaxAssumptions-1))
 	}
 	return out
 }

@@ -301,10 +301,12 @@ func TestBrowserPhoneWidth(t *testing.T) {
 }
 
 // TestBrowserAssumptionsFitAPhone: a game's assumptions quoting a long
-// unbroken value from the file still fit a phone's width.
+// unbroken value from the file still fit a phone's width; on the Chinese
+// page they read in Chinese, but for the one the intake cut, shown in
+// English as stored.
 func TestBrowserAssumptionsFitAPhone(t *testing.T) {
 	w := newWorld(t, 2)
-	sgf := "(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]PL[" + strings.Repeat("x", 280) + "]PB[" + w.students[0] + "]PW[" + w.students[1] + "]RE[W+R];B[ee];W[gg])"
+	sgf := "(;GM[1]FF[4]SZ[9]KM[750]RU[Chinese]PL[" + strings.Repeat("x", 280) + "]PB[" + w.students[0] + "]PW[" + w.students[1] + "]RE[W+R];B[ee];W[gg])"
 	acc, err := w.st.Intake.Submit(t.Context(), intake.Submission{SourceID: "browser-assumed", SGF: []byte(sgf), By: adminName})
 	if err != nil {
 		t.Fatal(err)
@@ -318,6 +320,15 @@ func TestBrowserAssumptionsFitAPhone(t *testing.T) {
 	}
 	if got := text(t, c, "#game-assumptions h2"); got != "读取棋谱时的假定" {
 		t.Errorf("heading %q", got)
+	}
+	if got := text(t, c, "#game-assumptions li:not([lang])"); !strings.HasPrefix(got, "KM[750] 读作贴目 7.5：") {
+		t.Errorf("the komi's assumption %q, want it in Chinese", got)
+	}
+	if got := text(t, c, `#game-assumptions li[lang="en"]`); !strings.HasPrefix(got, "PL[xxx") || !strings.HasSuffix(got, "…") {
+		t.Errorf("the cut assumption %q, want it as stored", got)
+	}
+	if got := text(t, c, "#game-assumptions p"); !strings.Contains(got, "英文") {
+		t.Errorf("the note %q does not say some stay in English", got)
 	}
 	shot(t, c, "game-assumptions-phone-zh")
 }

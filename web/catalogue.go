@@ -492,6 +492,8 @@ var en = map[string]string{
 	"game.deltas_reversed":  "(reversed by the annulment)",
 	"game.assumptions":      "Assumed when reading the record",
 	"game.assumptions_note": "As the record's reader wrote them.",
+	// Shown instead when some stay in English on a page in another language.
+	"game.assumptions_note_english": "As the record's reader wrote them.",
 
 	// Exam states, results and how a game counted (exams' names).
 	"exam.session.pairing":          "pairing",
@@ -1011,7 +1013,9 @@ var zh = map[string]string{
 	"game.annulled_by":      "%s作废：%s",
 	"game.deltas_reversed":  "（已因作废撤回）",
 	"game.assumptions":      "读取棋谱时的假定",
-	"game.assumptions_note": "以下为棋谱读取程序的原文（英文）。",
+	"game.assumptions_note": "棋谱读取程序为读取这份棋谱所作的假定。",
+	// Some stay as the reader wrote them (web/assumptions.go).
+	"game.assumptions_note_english": "棋谱读取程序为读取这份棋谱所作的假定；未能译出的几条按读取程序的原文（英文）显示。",
 
 	"exam.session.pairing":          "编排中",
 	"exam.session.open":             "对局中",

@@ -2,7 +2,9 @@
 // html/template pages for players, teachers and admins, the embedded
 // stylesheet and the little JavaScript of the living pages (the
 // matchmaking wait, the game stepper), the Chinese and English message
-// catalogues, and browser sessions (a cookie holding a token of the
+// catalogues, the Chinese of the record reader's assumptions
+// (assumptions.go: the stored English is read against games'
+// formats), and browser sessions (a cookie holding a token of the
 // players' token store, CSRF tokens on every form).
 //
 // It is an edge like api: it calls the domain services directly (never the

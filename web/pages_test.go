@@ -234,9 +234,10 @@ func TestGamePageSpeaksTheLanguage(t *testing.T) {
 }
 
 // TestGamePageShowsAssumptions: a game read from a quirky file lists
-// what the reader assumed, under a heading in the page's language (the
-// assumptions themselves as the reader wrote them, in English, escaped);
-// a game read plainly has no such list.
+// what the reader assumed, under a heading in the page's language: the
+// English page as the reader wrote them, the Chinese page in Chinese
+// (the file's values escaped in both); a game read plainly has no such
+// list.
 func TestGamePageShowsAssumptions(t *testing.T) {
 	w := newWorld(t, 2)
 	sgf := "(;GM[1]FF[4]SZ[9]KM[375]RU[Chinese]PL[<b>x</b>]PB[" + w.students[0] + "]PW[" + w.students[1] + "]RE[W+R];B[ee];W[gg];W[cc];B[dd])"
@@ -249,15 +250,17 @@ func TestGamePageShowsAssumptions(t *testing.T) {
 	}
 	b := newBrowser(t, w.base)
 	b.login(w.students[0])
-	for _, tc := range []struct{ lang, heading string }{
-		{"en", "Assumed when reading the record"},
-		{"zh", "读取棋谱时的假定"},
+	for _, tc := range []struct{ lang, heading, note, komi, pass, other string }{
+		{"en", "Assumed when reading the record", "As the record&#39;s reader wrote them.",
+			"<li>KM[375] read as komi 7.5: 3.75 stones written times 100", "<li>a colour played twice in a row: a pass by the other assumed before move 3</li>", "读作贴目"},
+		{"zh", "读取棋谱时的假定", "棋谱读取程序为读取这份棋谱所作的假定。",
+			"<li>KM[375] 读作贴目 7.5：即 3.75 子乘以 100 的写法（一子合两目）", "<li>同一方连下两手：假定对方在第 3 手之前停一手</li>", "read as komi"},
 	} {
 		b.lang = tc.lang
 		code, _, body := b.get("/games/" + acc.Game.ID)
-		if code != 200 || !strings.Contains(body, `id="game-assumptions"`) || !strings.Contains(body, tc.heading) ||
-			!strings.Contains(body, "<li>KM[375] read as komi 7.5") || !strings.Contains(body, "a pass by the other assumed before move 3") {
-			t.Errorf("%s: %d; want the heading %q and both assumptions:\n%s", tc.lang, code, tc.heading, body)
+		if code != 200 || !strings.Contains(body, `id="game-assumptions"`) || !strings.Contains(body, tc.heading) || !strings.Contains(body, tc.note) ||
+			!strings.Contains(body, tc.komi) || !strings.Contains(body, tc.pass) || strings.Contains(body, tc.other) || strings.Contains(body, `<li lang="en">`) {
+			t.Errorf("%s: %d; want the heading %q, the note %q and both assumptions in the page's language:\n%s", tc.lang, code, tc.heading, tc.note, body)
 		}
 		if strings.Contains(body, "<b>x</b>") || !strings.Contains(body, "PL[&lt;b&gt;x&lt;/b&gt;]") {
 			t.Errorf("%s: the file's text is not escaped:\n%s", tc.lang, body)
