@@ -365,7 +365,14 @@ func (s *Server) listPromotions(c *gin.Context) {
 		return
 	}
 	all, err := s.deps.Exams.Promotions(c.Request.Context(), state)
-	answerList(s, c, all, err, func(x exams.Result) string { return x.ID }, s.toPromotionJSON)
+	answerList(s, c, all, err, promotionKey, s.toPromotionJSON)
+}
+
+// promotionKey orders the queue as the store lists it (oldest graded,
+// then by id), as text: so a page goes on after a promotion decided
+// while a client pages (pageAfter).
+func promotionKey(r exams.Result) string {
+	return r.GradedAt.UTC().Format("20060102T150405.000000000") + "|" + r.ID
 }
 
 // reasonIn is the body of every admin tool that needs only a reason.

@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -320,6 +321,12 @@ func TestPromotionApproval(t *testing.T) {
 		t.Fatalf("approval queue %v", queue)
 	}
 	first, second := queue[0].(map[string]any), queue[1].(map[string]any)
+	// An admin deciding as they page: the next page goes on after the
+	// promotion just decided, which has left the queue.
+	page1 := w.expect(req{method: "GET", path: "/api/v1/admin/promotions?limit=1", token: w.admin}, 200, "").JSON
+	if items := page1["items"].([]any); len(items) != 1 || items[0].(map[string]any)["id"] != first["id"] || page1["next_cursor"] == nil {
+		t.Fatalf("first page %v", page1)
+	}
 	if first["state"] != "awaiting_approval" || len(first["evidence"].([]any)) != 2 {
 		t.Fatalf("queued %v", first)
 	}
@@ -338,6 +345,10 @@ func TestPromotionApproval(t *testing.T) {
 		t.Fatalf("approved %s", out.Body)
 	}
 	w.expect(approve(first["id"].(string), "approve", "games reviewed"), 200, "")
+	page2 := w.expect(req{method: "GET", path: "/api/v1/admin/promotions?limit=1&cursor=" + url.QueryEscape(page1["next_cursor"].(string)), token: w.admin}, 200, "").JSON
+	if items := page2["items"].([]any); len(items) != 1 || items[0].(map[string]any)["id"] != second["id"] {
+		t.Fatalf("the page after the approved one: %v, want %v", page2, second["id"])
+	}
 	w.expect(approve(first["id"].(string), "reject", "changed my mind"), 409, "promotion_decided")
 	w.expect(approve(second["id"].(string), "reject", "suspicious games"), 200, "")
 	w.expect(approve("bm9wZQ", "approve", "r"), 404, "not_found")

@@ -8,7 +8,9 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 )
@@ -111,8 +113,8 @@ type listCursor struct {
 	After string `json:"a"`
 }
 
-// pageAfter pages items already sorted by key: up to limit after the
-// cursor, and the cursor of the next page.
+// pageAfter pages items: up to limit after the cursor's item, and the
+// cursor of the next page.
 func pageAfter[T, J any](c *gin.Context, items []T, key func(T) string, show func(T) J) (List[J], error) {
 	var cur listCursor
 	limit, has, err := PageParams(c, &cur)
@@ -122,12 +124,18 @@ func pageAfter[T, J any](c *gin.Context, items []T, key func(T) string, show fun
 	if has {
 		i := slices.IndexFunc(items, func(x T) bool { return key(x) == cur.After })
 		if i < 0 {
-			// The list shrank past the cursor (a promotion decided): say
-			// so, rather than start over and hand a client's loop the
-			// first page again.
-			return List[J]{}, &Error{Status: http.StatusBadRequest, Code: "invalid_cursor",
-				Message: "the list changed: the item the cursor follows is no longer in it; start again from the first page",
-				Details: map[string]any{"parameter": "cursor"}}
+			// The item left the list (a promotion decided as its page was
+			// read). A list in its keys' order goes on after where the key
+			// stood, so a client may decide as it pages; another says so,
+			// rather than start over and hand a client's loop the first
+			// page again.
+			byKey := func(a, b T) int { return strings.Compare(key(a), key(b)) }
+			if !slices.IsSortedFunc(items, byKey) {
+				return List[J]{}, &Error{Status: http.StatusBadRequest, Code: "invalid_cursor",
+					Message: "the list changed: the item the cursor follows is no longer in it; start again from the first page",
+					Details: map[string]any{"parameter": "cursor"}}
+			}
+			i = sort.Search(len(items), func(j int) bool { return key(items[j]) > cur.After }) - 1
 		}
 		items = items[i+1:]
 	}

@@ -95,7 +95,8 @@ func FuzzDecodeCursor(f *testing.F) {
 }
 
 // A cursor whose item has left the list (a promotion decided between two
-// pages) is refused instead of starting over at the first page.
+// pages) goes on after where it stood in a list in its keys' order, and
+// is refused in another, instead of starting over at the first page.
 func TestPageAfterAShrunkList(t *testing.T) {
 	id := func(s string) string { return s }
 	page := func(items []string, cursor string) (List[string], error) {
@@ -110,9 +111,15 @@ func TestPageAfterAShrunkList(t *testing.T) {
 	if next, err := page([]string{"a", "b", "c", "d"}, first.NextCursor); err != nil || len(next.Items) != 2 || next.Items[0] != "c" {
 		t.Fatalf("second page: %+v, %v", next, err)
 	}
-	if next, err := page([]string{"a", "c", "d"}, first.NextCursor); err == nil {
-		t.Fatalf("after b left the list: %+v, want invalid_cursor", next)
+	if next, err := page([]string{"a", "c", "d"}, first.NextCursor); err != nil || len(next.Items) != 2 || next.Items[0] != "c" || next.Items[1] != "d" {
+		t.Fatalf("after b left the sorted list: %+v, %v; want c, d", next, err)
+	}
+	if next, err := page([]string{"a", "d"}, first.NextCursor); err != nil || len(next.Items) != 1 || next.Items[0] != "d" {
+		t.Fatalf("after b and c left the sorted list: %+v, %v; want d", next, err)
+	}
+	if next, err := page([]string{"d", "a", "c"}, first.NextCursor); err == nil {
+		t.Fatalf("after b left an unsorted list: %+v, want invalid_cursor", next)
 	} else if e := (*Error)(nil); !errors.As(err, &e) || e.Code != "invalid_cursor" || e.Status != 400 {
-		t.Fatalf("after b left the list: %v, want 400 invalid_cursor", err)
+		t.Fatalf("after b left an unsorted list: %v, want 400 invalid_cursor", err)
 	}
 }
