@@ -2,6 +2,7 @@ package ratingdb_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
@@ -78,6 +79,28 @@ func TestVerifyFindsTampering(t *testing.T) {
 			return err
 		}
 	}
+	// A stored version keeps its fields in one JSON text (s): edit there.
+	setInVersion := func(username string, version int64, field string, value any) func(*mongo.Database) error {
+		return func(db *mongo.Database) error {
+			id := ratingdb.StateID(username, version)
+			var d struct {
+				S string `bson:"s"`
+			}
+			if err := db.Collection(ratingdb.Log).FindOne(bg, bson.D{{Key: "_id", Value: id}}).Decode(&d); err != nil {
+				return err
+			}
+			var body map[string]any
+			if err := json.Unmarshal([]byte(d.S), &body); err != nil {
+				return fmt.Errorf("version %s: s %q: %w", id, d.S, err)
+			}
+			body[field] = value
+			b, err := json.Marshal(body)
+			if err != nil {
+				return err
+			}
+			return set(ratingdb.Log, id, bson.D{{Key: "s", Value: string(b)}})(db)
+		}
+	}
 	del := func(coll, id string) func(*mongo.Database) error {
 		return func(db *mongo.Database) error {
 			_, err := db.Collection(coll).DeleteOne(bg, bson.D{{Key: "_id", Value: id}})
@@ -95,10 +118,10 @@ func TestVerifyFindsTampering(t *testing.T) {
 		{"the last entry deleted", del(ratingdb.Log, ratingdb.EntryID("alice", 4)), []string{"alice chain"}},
 		{"a score in the latest-state record", set(ratingdb.Players, "bob", bson.D{{Key: "score", Value: 900}}), []string{"bob state"}},
 		{"a score in the stored version", func(db *mongo.Database) error {
-			return errorsJoin(set(ratingdb.Log, ratingdb.StateID("carol", 4), bson.D{{Key: "score", Value: 900}})(db), set(ratingdb.Players, "carol", bson.D{{Key: "score", Value: 900}})(db))
+			return errorsJoin(setInVersion("carol", 4, "score", 900)(db), set(ratingdb.Players, "carol", bson.D{{Key: "score", Value: 900}})(db))
 		}, []string{"carol score"}},
 		{"a certified rank", func(db *mongo.Database) error {
-			return errorsJoin(set(ratingdb.Log, ratingdb.StateID("alice", 4), bson.D{{Key: "certified", Value: "5d"}})(db), set(ratingdb.Players, "alice", bson.D{{Key: "certified", Value: "5d"}})(db))
+			return errorsJoin(setInVersion("alice", 4, "certified", "5d")(db), set(ratingdb.Players, "alice", bson.D{{Key: "certified", Value: "5d"}})(db))
 		}, []string{"alice certified"}},
 		{"a game's winner", set(ratingdb.Log, ratingdb.OpID("g1"), bson.D{{Key: "winner", Value: "white"}}), []string{"alice formula", "bob formula", "alice glicko", "bob glicko"}},
 		// alice#3 is g4 against carol; alice#4 (her exam) copies the true
@@ -107,7 +130,7 @@ func TestVerifyFindsTampering(t *testing.T) {
 		{"a game's outcome", set(ratingdb.Log, ratingdb.OpID("g3"), bson.D{{Key: "outcome", Value: "decisive"}, {Key: "winner", Value: "black"}}),
 			[]string{"carol formula", "alice formula", "carol glicko", "alice glicko"}},
 		{"Glicko-2 in the stored version", func(db *mongo.Database) error {
-			return errorsJoin(set(ratingdb.Log, ratingdb.StateID("carol", 4), bson.D{{Key: "glicko.rd", Value: 30.0}})(db), set(ratingdb.Players, "carol", bson.D{{Key: "glicko.rd", Value: 30.0}})(db))
+			return errorsJoin(setInVersion("carol", 4, "rd", 30.0)(db), set(ratingdb.Players, "carol", bson.D{{Key: "glicko.rd", Value: 30.0}})(db))
 		}, []string{"carol glicko"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
