@@ -1,6 +1,7 @@
 package ratingdb
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -57,5 +58,39 @@ func TestStateDocForms(t *testing.T) {
 	got = stateDoc{}
 	if err := bson.Unmarshal(b, &got); err != nil || got != want {
 		t.Fatalf("an old version read back: %+v, %v\nwant %+v", got, err, want)
+	}
+}
+
+// TestEntryDocForms: an entry is stored as its queried fields and one
+// JSON text and reads back as it was; one stored field by field (before
+// the compact form) reads as it did.
+func TestEntryDocForms(t *testing.T) {
+	at := time.Date(2026, 3, 1, 12, 0, 0, 123000000, time.UTC)
+	d := entryDoc{ID: EntryID("ann", 3), K: kindEntry, Username: "ann", Seq: 3, Cause: "exam", CauseID: "g9", SourceID: "src",
+		Actor: "root", Opponent: "bob", ScoreBefore: 1200, ScoreAfter: 1216, RankBefore: "2k", RankAfter: "1k", Delta: 16,
+		Glicko: glickoDoc{Rating: 1512.0000000001, RD: 60.5, Volatility: 0.06}, Reason: `passed "x"`, At: at, Prev: "p", Hash: "h",
+		CertifiedBefore: "2k", CertifiedAfter: "1d", Evidence: []string{"g1", "g2"}, Result: "win", GameHash: "gh", MAC: "m"}
+	b, err := bson.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw bson.M
+	if err := bson.Unmarshal(b, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if len(raw) != 7 || raw["username"] != "ann" || raw["seq"] != int64(3) || raw["cause"] != "exam" || raw["at"] == nil || raw["s"] == nil {
+		t.Fatalf("an entry stored as %v, want _id, k, username, seq, cause, at and s", raw)
+	}
+	var got entryDoc
+	if err := bson.Unmarshal(b, &got); err != nil || got.entry().Hash != "h" || fmt.Sprint(got) != fmt.Sprint(d) {
+		t.Fatalf("the entry read back: %+v, %v\nwant %+v", got, err, d)
+	}
+	type plain entryDoc
+	if b, err = bson.Marshal(plain(d)); err != nil {
+		t.Fatal(err)
+	}
+	got = entryDoc{}
+	if err := bson.Unmarshal(b, &got); err != nil || fmt.Sprint(got) != fmt.Sprint(d) {
+		t.Fatalf("an old entry read back: %+v, %v\nwant %+v", got, err, d)
 	}
 }

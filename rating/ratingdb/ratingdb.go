@@ -425,6 +425,87 @@ type entryDoc struct {
 	MAC             string   `bson:"mac,omitempty"`
 }
 
+// A ledger entry is stored with the fields its queries read (the audit
+// trail's and its indexes': k, username, seq, cause, at) and the rest as
+// one JSON text, s, for the reason a version is (compactStateDoc). Entries
+// stored before, field by field, read as they are.
+type compactEntryDoc struct {
+	ID       string    `bson:"_id"`
+	K        string    `bson:"k"`
+	Username string    `bson:"username"`
+	Seq      int64     `bson:"seq"`
+	Cause    string    `bson:"cause"`
+	At       time.Time `bson:"at"`
+	S        string    `bson:"s"`
+}
+
+// entryBody is an entry's fields in its s, as JSON.
+type entryBody struct {
+	CauseID         string   `json:"cause_id,omitempty"`
+	SourceID        string   `json:"source_id,omitempty"`
+	Actor           string   `json:"actor,omitempty"`
+	Opponent        string   `json:"opponent,omitempty"`
+	ScoreBefore     int      `json:"score_before"`
+	ScoreAfter      int      `json:"score_after"`
+	RankBefore      string   `json:"rank_before,omitempty"`
+	RankAfter       string   `json:"rank_after,omitempty"`
+	Delta           int      `json:"delta"`
+	Rating          float64  `json:"rating"`
+	RD              float64  `json:"rd"`
+	Volatility      float64  `json:"volatility"`
+	Reason          string   `json:"reason,omitempty"`
+	Prev            string   `json:"prev,omitempty"`
+	Hash            string   `json:"hash"`
+	CertifiedBefore string   `json:"certified_before,omitempty"`
+	CertifiedAfter  string   `json:"certified_after,omitempty"`
+	Evidence        []string `json:"evidence,omitempty"`
+	Result          string   `json:"result,omitempty"`
+	GameHash        string   `json:"game_hash,omitempty"`
+	MAC             string   `json:"mac,omitempty"`
+}
+
+// MarshalBSON stores an entry compact.
+func (d entryDoc) MarshalBSON() ([]byte, error) {
+	body, err := json.Marshal(entryBody{
+		CauseID: d.CauseID, SourceID: d.SourceID, Actor: d.Actor, Opponent: d.Opponent,
+		ScoreBefore: d.ScoreBefore, ScoreAfter: d.ScoreAfter, RankBefore: d.RankBefore, RankAfter: d.RankAfter,
+		Delta: d.Delta, Rating: d.Glicko.Rating, RD: d.Glicko.RD, Volatility: d.Glicko.Volatility, Reason: d.Reason,
+		Prev: d.Prev, Hash: d.Hash, CertifiedBefore: d.CertifiedBefore, CertifiedAfter: d.CertifiedAfter,
+		Evidence: d.Evidence, Result: d.Result, GameHash: d.GameHash, MAC: d.MAC,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return bson.Marshal(compactEntryDoc{ID: d.ID, K: d.K, Username: d.Username, Seq: d.Seq, Cause: d.Cause, At: d.At.UTC(), S: string(body)})
+}
+
+// UnmarshalBSON reads either form.
+func (d *entryDoc) UnmarshalBSON(b []byte) error {
+	type plain entryDoc
+	*d = entryDoc{}
+	if err := bson.Unmarshal(b, (*plain)(d)); err != nil {
+		return err
+	}
+	v, err := bson.Raw(b).LookupErr("s")
+	if err != nil {
+		return nil // field by field
+	}
+	text, ok := v.StringValueOK()
+	if !ok {
+		return fmt.Errorf("ratingdb: entry %s: s is a %s, not a string", d.ID, v.Type)
+	}
+	var e entryBody
+	if err := json.Unmarshal([]byte(text), &e); err != nil {
+		return fmt.Errorf("ratingdb: entry %s: %w", d.ID, err)
+	}
+	d.CauseID, d.SourceID, d.Actor, d.Opponent = e.CauseID, e.SourceID, e.Actor, e.Opponent
+	d.ScoreBefore, d.ScoreAfter, d.RankBefore, d.RankAfter, d.Delta = e.ScoreBefore, e.ScoreAfter, e.RankBefore, e.RankAfter, e.Delta
+	d.Glicko = glickoDoc{Rating: e.Rating, RD: e.RD, Volatility: e.Volatility}
+	d.Reason, d.Prev, d.Hash = e.Reason, e.Prev, e.Hash
+	d.CertifiedBefore, d.CertifiedAfter, d.Evidence, d.Result, d.GameHash, d.MAC = e.CertifiedBefore, e.CertifiedAfter, e.Evidence, e.Result, e.GameHash, e.MAC
+	return nil
+}
+
 func toEntryDoc(e rating.LedgerEntry) entryDoc {
 	return entryDoc{
 		ID: EntryID(e.Username, e.Seq), K: kindEntry, Username: e.Username, Seq: e.Seq, Cause: e.Cause, CauseID: e.CauseID,
