@@ -94,3 +94,31 @@ func TestEntryDocForms(t *testing.T) {
 		t.Fatalf("an old entry read back: %+v, %v\nwant %+v", got, err, d)
 	}
 }
+
+// TestOpDocForms: an operation is stored as _id, k and one JSON text and
+// reads back as it was; one stored field by field reads as it did.
+func TestOpDocForms(t *testing.T) {
+	at := time.Date(2026, 3, 1, 12, 0, 0, 123000000, time.UTC)
+	d := opDoc{ID: OpID("g1"), K: kindOp, Black: "ann", White: "bob", Winner: "black", Moves: 120, Handicap: 2, Outcome: "count",
+		Escape: true, SourceID: "src", GameHash: "gh", Actor: "server", At: at, Kind: "annul", Player: "ann", Change: `{"delta":5}`, Tracked: true}
+	b, err := bson.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw bson.M
+	if err := bson.Unmarshal(b, &raw); err != nil || len(raw) != 3 || raw["k"] != kindOp || raw["s"] == nil {
+		t.Fatalf("an operation stored as %v (%v), want _id, k and s", raw, err)
+	}
+	var got opDoc
+	if err := bson.Unmarshal(b, &got); err != nil || got != d {
+		t.Fatalf("the operation read back: %+v, %v\nwant %+v", got, err, d)
+	}
+	type plain opDoc
+	if b, err = bson.Marshal(plain(d)); err != nil {
+		t.Fatal(err)
+	}
+	got = opDoc{}
+	if err := bson.Unmarshal(b, &got); err != nil || got != d {
+		t.Fatalf("an old operation read back: %+v, %v\nwant %+v", got, err, d)
+	}
+}

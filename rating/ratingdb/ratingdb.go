@@ -355,6 +355,73 @@ type opDoc struct {
 	Tracked bool `bson:"tracked,omitempty"`
 }
 
+// An operation is stored as its _id, k and one JSON text, s, for the
+// reason a version is (compactStateDoc): it is read by _id only.
+// Operations stored before, field by field, read as they are.
+type compactOpDoc struct {
+	ID string `bson:"_id"`
+	K  string `bson:"k"`
+	S  string `bson:"s"`
+}
+
+// opBody is an operation's fields in its s, as JSON.
+type opBody struct {
+	Black    string    `json:"black,omitempty"`
+	White    string    `json:"white,omitempty"`
+	Winner   string    `json:"winner,omitempty"`
+	Moves    int       `json:"moves,omitempty"`
+	Handicap int       `json:"handicap,omitempty"`
+	Outcome  string    `json:"outcome,omitempty"`
+	Escape   bool      `json:"escape,omitempty"`
+	SourceID string    `json:"source_id,omitempty"`
+	GameHash string    `json:"game_hash,omitempty"`
+	Actor    string    `json:"actor,omitempty"`
+	At       time.Time `json:"at"`
+	Kind     string    `json:"kind,omitempty"`
+	Player   string    `json:"player,omitempty"`
+	Change   string    `json:"change,omitempty"`
+	Tracked  bool      `json:"tracked,omitempty"`
+}
+
+// MarshalBSON stores an operation compact.
+func (d opDoc) MarshalBSON() ([]byte, error) {
+	body, err := json.Marshal(opBody{
+		Black: d.Black, White: d.White, Winner: d.Winner, Moves: d.Moves, Handicap: d.Handicap, Outcome: d.Outcome,
+		Escape: d.Escape, SourceID: d.SourceID, GameHash: d.GameHash, Actor: d.Actor,
+		At:   d.At.UTC().Truncate(time.Millisecond), // as a BSON date keeps it
+		Kind: d.Kind, Player: d.Player, Change: d.Change, Tracked: d.Tracked,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return bson.Marshal(compactOpDoc{ID: d.ID, K: d.K, S: string(body)})
+}
+
+// UnmarshalBSON reads either form.
+func (d *opDoc) UnmarshalBSON(b []byte) error {
+	type plain opDoc
+	*d = opDoc{}
+	if err := bson.Unmarshal(b, (*plain)(d)); err != nil {
+		return err
+	}
+	v, err := bson.Raw(b).LookupErr("s")
+	if err != nil {
+		return nil // field by field
+	}
+	text, ok := v.StringValueOK()
+	if !ok {
+		return fmt.Errorf("ratingdb: operation %s: s is a %s, not a string", d.ID, v.Type)
+	}
+	var o opBody
+	if err := json.Unmarshal([]byte(text), &o); err != nil {
+		return fmt.Errorf("ratingdb: operation %s: %w", d.ID, err)
+	}
+	d.Black, d.White, d.Winner, d.Moves, d.Handicap, d.Outcome, d.Escape = o.Black, o.White, o.Winner, o.Moves, o.Handicap, o.Outcome, o.Escape
+	d.SourceID, d.GameHash, d.Actor, d.At = o.SourceID, o.GameHash, o.Actor, o.At.UTC()
+	d.Kind, d.Player, d.Change, d.Tracked = o.Kind, o.Player, o.Change, o.Tracked
+	return nil
+}
+
 func toOpDoc(op rating.Operation) (opDoc, error) {
 	outcome, err := op.Game.Outcome.MarshalText()
 	if err != nil {

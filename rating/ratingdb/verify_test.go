@@ -105,11 +105,11 @@ func TestVerifyFindsTampering(t *testing.T) {
 		{"a certified rank", func(db *mongo.Database) error {
 			return errorsJoin(setInText(ratingdb.StateID("alice", 4), map[string]any{"certified": "5d"})(db), set(ratingdb.Players, "alice", bson.D{{Key: "certified", Value: "5d"}})(db))
 		}, []string{"alice certified"}},
-		{"a game's winner", set(ratingdb.Log, ratingdb.OpID("g1"), bson.D{{Key: "winner", Value: "white"}}), []string{"alice formula", "bob formula", "alice glicko", "bob glicko"}},
+		{"a game's winner", setInText(ratingdb.OpID("g1"), map[string]any{"winner": "white"}), []string{"alice formula", "bob formula", "alice glicko", "bob glicko"}},
 		// alice#3 is g4 against carol; alice#4 (her exam) copies the true
 		// Glicko-2, so it is reported as moving it; carol is not blamed.
 		{"a game entry's Glicko-2", setInText(ratingdb.EntryID("alice", 3), map[string]any{"rating": 1777.5}), []string{"alice chain", "alice glicko"}},
-		{"a game's outcome", set(ratingdb.Log, ratingdb.OpID("g3"), bson.D{{Key: "outcome", Value: "decisive"}, {Key: "winner", Value: "black"}}),
+		{"a game's outcome", setInText(ratingdb.OpID("g3"), map[string]any{"outcome": "decisive", "winner": "black"}),
 			[]string{"carol formula", "alice formula", "carol glicko", "alice glicko"}},
 		{"Glicko-2 in the stored version", func(db *mongo.Database) error {
 			return errorsJoin(setInText(ratingdb.StateID("carol", 4), map[string]any{"rd": 30.0})(db), set(ratingdb.Players, "carol", bson.D{{Key: "glicko.rd", Value: 30.0}})(db))
@@ -189,8 +189,8 @@ func errorsJoin(errs ...error) error {
 	return nil
 }
 
-// editText edits a stored version's or entry's fields behind the
-// service's back: in its JSON text (s), where it keeps all but the
+// editText edits a stored version's, entry's or operation's fields
+// behind the service's back: in its JSON text (s), where it keeps all but the
 // queried ones.
 func editText(db *mongo.Database, id string, fields map[string]any) error {
 	var d struct {
