@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -40,9 +41,27 @@ func ledger(t *testing.T, db *mongo.Database) *rating.Service {
 	return svc
 }
 
-func tamper(t *testing.T, db *mongo.Database, id string, set bson.D) {
+// tamper edits a stored entry's fields behind the service's back: in its
+// JSON text (s), where an entry keeps all but the queried ones.
+func tamper(t *testing.T, db *mongo.Database, id string, fields map[string]any) {
 	t.Helper()
-	if _, err := db.Collection(ratingdb.Log).UpdateOne(context.Background(), bson.D{{Key: "_id", Value: id}}, bson.D{{Key: "$set", Value: set}}); err != nil {
+	ctx := context.Background()
+	var d struct {
+		S string `bson:"s"`
+	}
+	if err := db.Collection(ratingdb.Log).FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&d); err != nil {
+		t.Fatal(err)
+	}
+	var body map[string]any
+	if err := json.Unmarshal([]byte(d.S), &body); err != nil {
+		t.Fatalf("%s: s %q: %v", id, d.S, err)
+	}
+	maps.Copy(body, fields)
+	b, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Collection(ratingdb.Log).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}}, bson.D{{Key: "$set", Value: bson.D{{Key: "s", Value: string(b)}}}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -55,7 +74,7 @@ func TestAuditVerifyStore(t *testing.T) {
 	if code != exitOK || out != "verified 2 players, 5 ledger entries, 2 games: ok\n" {
 		t.Fatalf("clean store: exit %d, %q, %q", code, out, errs)
 	}
-	tamper(t, db, ratingdb.EntryID("alice", 2), bson.D{{Key: "delta", Value: 40}, {Key: "score_after", Value: 45}})
+	tamper(t, db, ratingdb.EntryID("alice", 2), map[string]any{"delta": 40, "score_after": 45})
 	code, out, _ = runCtl("audit", "verify", "--mongo-uri", uri, "--mongo-db", db.Name())
 	if code != exitNo || !strings.Contains(out, "alice entry 2: chain: hash does not match its content") || !strings.Contains(out, "mismatches\n") {
 		t.Fatalf("tampered store: exit %d, %q", code, out)
@@ -98,7 +117,7 @@ func TestAuditVerifyRemote(t *testing.T) {
 	if code != exitOK || !strings.HasSuffix(out, ": ok\n") {
 		t.Fatalf("clean: exit %d, %q, %q", code, out, errs)
 	}
-	tamper(t, db, ratingdb.EntryID("bob", 3), bson.D{{Key: "reason", Value: "routine"}})
+	tamper(t, db, ratingdb.EntryID("bob", 3), map[string]any{"reason": "routine"})
 	code, out, _ = runCtl("audit", "verify", "--url", hs.URL, "--token", admin.Secret)
 	if code != exitNo || !strings.Contains(out, "bob entry 3: chain") {
 		t.Fatalf("tampered: exit %d, %q", code, out)

@@ -2,9 +2,11 @@ package apptest
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/weiqi-platform/rank/intake/gamedb"
 	"github.com/weiqi-platform/rank/rating/ratingdb"
@@ -31,6 +33,7 @@ func (s *Stack) Tamper(t testing.TB, collection, id string, update map[string]ma
 		t.Fatal("apptest: Tamper needs a Real stack")
 	}
 	s.Stores.Drain() // what the stores hold back is written first, as a process at rest has
+	update = inText(t, s.DB.Collection(collection), id, update)
 	doc := bson.M{}
 	for op, fields := range update {
 		doc[op] = bson.M(fields)
@@ -69,4 +72,66 @@ func (s *Stack) Delete(t testing.TB, collection, id string) {
 	if err != nil || res.DeletedCount != 1 {
 		t.Fatalf("apptest: delete %s from %s: %v", id, collection, err)
 	}
+}
+
+// inText turns the update of a document kept compact (ratingdb's versions
+// and entries: the queried fields, the rest in one JSON text s) into one
+// of its text for the fields that are in it ($set and $inc), as the
+// edit of those fields would be on a document stored field by field.
+func inText(t testing.TB, c *mongo.Collection, id string, update map[string]map[string]any) map[string]map[string]any {
+	t.Helper()
+	var raw bson.M
+	if err := c.FindOne(context.Background(), bson.D{{Key: "_id", Value: id}}).Decode(&raw); err != nil {
+		return update // Tamper says it is missing
+	}
+	text, ok := raw["s"].(string)
+	if !ok {
+		return update
+	}
+	var body map[string]any
+	if err := json.Unmarshal([]byte(text), &body); err != nil {
+		t.Fatalf("apptest: %s's s: %v", id, err)
+	}
+	out := map[string]map[string]any{}
+	for op, fields := range update {
+		for f, v := range fields {
+			if _, top := raw[f]; top || (op != "$set" && op != "$inc") {
+				if out[op] == nil {
+					out[op] = map[string]any{}
+				}
+				out[op][f] = v
+				continue
+			}
+			if op == "$inc" {
+				n, _ := body[f].(float64)
+				d, ok := asFloat(v)
+				if !ok {
+					t.Fatalf("apptest: $inc of %s by %v", f, v)
+				}
+				v = n + d
+			}
+			body[f] = v
+		}
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out["$set"] == nil {
+		out["$set"] = map[string]any{}
+	}
+	out["$set"]["s"] = string(b)
+	return out
+}
+
+func asFloat(v any) (float64, bool) {
+	switch n := v.(type) {
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case float64:
+		return n, true
+	}
+	return 0, false
 }

@@ -235,6 +235,86 @@ type stateDoc struct {
 
 func key(username string, n int64) string { return username + "#" + strconv.FormatInt(n, 10) }
 
+// A version (K kindState) is stored with the fields its queries read
+// (EachState's: k, username, version) and the rest as one JSON text, s;
+// a projection (the leaderboard's, queried by score) field by field.
+// FerretDB v1 pays about 2 µs a field of every document it stores (it
+// keeps each field's type beside it): a version's 20 fields were a fifth
+// of an import's store time, two versions a game (stop 33). Versions
+// stored before, field by field, read as they are.
+type compactStateDoc struct {
+	ID       string `bson:"_id"`
+	K        string `bson:"k"`
+	Username string `bson:"username"`
+	Version  int64  `bson:"version"`
+	S        string `bson:"s"`
+}
+
+// stateBody is a version's fields in its s, as JSON.
+type stateBody struct {
+	Op           string    `json:"op,omitempty"`
+	Score        int       `json:"score"`
+	Rating       float64   `json:"rating"`
+	RD           float64   `json:"rd"`
+	Volatility   float64   `json:"volatility"`
+	Games        int       `json:"games,omitempty"`
+	Wins         int       `json:"wins,omitempty"`
+	Losses       int       `json:"losses,omitempty"`
+	Draws        int       `json:"draws,omitempty"`
+	Placement    int       `json:"placement"`
+	Certified    string    `json:"certified,omitempty"`
+	Placing      bool      `json:"placing,omitempty"`
+	PlacingGames int       `json:"placing_games,omitempty"`
+	Seq          int64     `json:"seq,omitempty"`
+	Head         string    `json:"head,omitempty"`
+	UpdatedAt    time.Time `json:"updated_at"`
+}
+
+// MarshalBSON stores a version compact, a projection field by field.
+func (d stateDoc) MarshalBSON() ([]byte, error) {
+	type plain stateDoc
+	if d.K != kindState {
+		return bson.Marshal(plain(d))
+	}
+	body, err := json.Marshal(stateBody{
+		Op: d.Op, Score: d.Score, Rating: d.Glicko.Rating, RD: d.Glicko.RD, Volatility: d.Glicko.Volatility,
+		Games: d.Games, Wins: d.Wins, Losses: d.Losses, Draws: d.Draws, Placement: d.Placement,
+		Certified: d.Certified, Placing: d.Placing, PlacingGames: d.PlacingGames, Seq: d.Seq, Head: d.Head,
+		// As a BSON date keeps it.
+		UpdatedAt: d.UpdatedAt.UTC().Truncate(time.Millisecond),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return bson.Marshal(compactStateDoc{ID: d.ID, K: d.K, Username: d.Username, Version: d.Version, S: string(body)})
+}
+
+// UnmarshalBSON reads either form.
+func (d *stateDoc) UnmarshalBSON(b []byte) error {
+	type plain stateDoc
+	*d = stateDoc{}
+	if err := bson.Unmarshal(b, (*plain)(d)); err != nil {
+		return err
+	}
+	v, err := bson.Raw(b).LookupErr("s")
+	if err != nil {
+		return nil // field by field
+	}
+	text, ok := v.StringValueOK()
+	if !ok {
+		return fmt.Errorf("ratingdb: state %s: s is a %s, not a string", d.ID, v.Type)
+	}
+	var body stateBody
+	if err := json.Unmarshal([]byte(text), &body); err != nil {
+		return fmt.Errorf("ratingdb: state %s: %w", d.ID, err)
+	}
+	d.Op, d.Score, d.Glicko = body.Op, body.Score, glickoDoc{Rating: body.Rating, RD: body.RD, Volatility: body.Volatility}
+	d.Games, d.Wins, d.Losses, d.Draws, d.Placement = body.Games, body.Wins, body.Losses, body.Draws, body.Placement
+	d.Certified, d.Placing, d.PlacingGames, d.Seq, d.Head = body.Certified, body.Placing, body.PlacingGames, body.Seq, body.Head
+	d.UpdatedAt = body.UpdatedAt.UTC()
+	return nil
+}
+
 func toStateDoc(p rating.PlayerState) stateDoc {
 	return stateDoc{
 		ID: StateID(p.Username, p.Version), K: kindState, Username: p.Username, Version: p.Version, Op: p.Op,
@@ -273,6 +353,73 @@ type opDoc struct {
 	Change string `bson:"change,omitempty"` // rating.Change as JSON
 	// Tracked operations have no open marker (rating.Operation.Tracked).
 	Tracked bool `bson:"tracked,omitempty"`
+}
+
+// An operation is stored as its _id, k and one JSON text, s, for the
+// reason a version is (compactStateDoc): it is read by _id only.
+// Operations stored before, field by field, read as they are.
+type compactOpDoc struct {
+	ID string `bson:"_id"`
+	K  string `bson:"k"`
+	S  string `bson:"s"`
+}
+
+// opBody is an operation's fields in its s, as JSON.
+type opBody struct {
+	Black    string    `json:"black,omitempty"`
+	White    string    `json:"white,omitempty"`
+	Winner   string    `json:"winner,omitempty"`
+	Moves    int       `json:"moves,omitempty"`
+	Handicap int       `json:"handicap,omitempty"`
+	Outcome  string    `json:"outcome,omitempty"`
+	Escape   bool      `json:"escape,omitempty"`
+	SourceID string    `json:"source_id,omitempty"`
+	GameHash string    `json:"game_hash,omitempty"`
+	Actor    string    `json:"actor,omitempty"`
+	At       time.Time `json:"at"`
+	Kind     string    `json:"kind,omitempty"`
+	Player   string    `json:"player,omitempty"`
+	Change   string    `json:"change,omitempty"`
+	Tracked  bool      `json:"tracked,omitempty"`
+}
+
+// MarshalBSON stores an operation compact.
+func (d opDoc) MarshalBSON() ([]byte, error) {
+	body, err := json.Marshal(opBody{
+		Black: d.Black, White: d.White, Winner: d.Winner, Moves: d.Moves, Handicap: d.Handicap, Outcome: d.Outcome,
+		Escape: d.Escape, SourceID: d.SourceID, GameHash: d.GameHash, Actor: d.Actor,
+		At:   d.At.UTC().Truncate(time.Millisecond), // as a BSON date keeps it
+		Kind: d.Kind, Player: d.Player, Change: d.Change, Tracked: d.Tracked,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return bson.Marshal(compactOpDoc{ID: d.ID, K: d.K, S: string(body)})
+}
+
+// UnmarshalBSON reads either form.
+func (d *opDoc) UnmarshalBSON(b []byte) error {
+	type plain opDoc
+	*d = opDoc{}
+	if err := bson.Unmarshal(b, (*plain)(d)); err != nil {
+		return err
+	}
+	v, err := bson.Raw(b).LookupErr("s")
+	if err != nil {
+		return nil // field by field
+	}
+	text, ok := v.StringValueOK()
+	if !ok {
+		return fmt.Errorf("ratingdb: operation %s: s is a %s, not a string", d.ID, v.Type)
+	}
+	var o opBody
+	if err := json.Unmarshal([]byte(text), &o); err != nil {
+		return fmt.Errorf("ratingdb: operation %s: %w", d.ID, err)
+	}
+	d.Black, d.White, d.Winner, d.Moves, d.Handicap, d.Outcome, d.Escape = o.Black, o.White, o.Winner, o.Moves, o.Handicap, o.Outcome, o.Escape
+	d.SourceID, d.GameHash, d.Actor, d.At = o.SourceID, o.GameHash, o.Actor, o.At.UTC()
+	d.Kind, d.Player, d.Change, d.Tracked = o.Kind, o.Player, o.Change, o.Tracked
+	return nil
 }
 
 func toOpDoc(op rating.Operation) (opDoc, error) {
@@ -343,6 +490,87 @@ type entryDoc struct {
 	Result          string   `bson:"result,omitempty"` // a game's, for this player
 	GameHash        string   `bson:"game_hash,omitempty"`
 	MAC             string   `bson:"mac,omitempty"`
+}
+
+// A ledger entry is stored with the fields its queries read (the audit
+// trail's and its indexes': k, username, seq, cause, at) and the rest as
+// one JSON text, s, for the reason a version is (compactStateDoc). Entries
+// stored before, field by field, read as they are.
+type compactEntryDoc struct {
+	ID       string    `bson:"_id"`
+	K        string    `bson:"k"`
+	Username string    `bson:"username"`
+	Seq      int64     `bson:"seq"`
+	Cause    string    `bson:"cause"`
+	At       time.Time `bson:"at"`
+	S        string    `bson:"s"`
+}
+
+// entryBody is an entry's fields in its s, as JSON.
+type entryBody struct {
+	CauseID         string   `json:"cause_id,omitempty"`
+	SourceID        string   `json:"source_id,omitempty"`
+	Actor           string   `json:"actor,omitempty"`
+	Opponent        string   `json:"opponent,omitempty"`
+	ScoreBefore     int      `json:"score_before"`
+	ScoreAfter      int      `json:"score_after"`
+	RankBefore      string   `json:"rank_before,omitempty"`
+	RankAfter       string   `json:"rank_after,omitempty"`
+	Delta           int      `json:"delta"`
+	Rating          float64  `json:"rating"`
+	RD              float64  `json:"rd"`
+	Volatility      float64  `json:"volatility"`
+	Reason          string   `json:"reason,omitempty"`
+	Prev            string   `json:"prev,omitempty"`
+	Hash            string   `json:"hash"`
+	CertifiedBefore string   `json:"certified_before,omitempty"`
+	CertifiedAfter  string   `json:"certified_after,omitempty"`
+	Evidence        []string `json:"evidence,omitempty"`
+	Result          string   `json:"result,omitempty"`
+	GameHash        string   `json:"game_hash,omitempty"`
+	MAC             string   `json:"mac,omitempty"`
+}
+
+// MarshalBSON stores an entry compact.
+func (d entryDoc) MarshalBSON() ([]byte, error) {
+	body, err := json.Marshal(entryBody{
+		CauseID: d.CauseID, SourceID: d.SourceID, Actor: d.Actor, Opponent: d.Opponent,
+		ScoreBefore: d.ScoreBefore, ScoreAfter: d.ScoreAfter, RankBefore: d.RankBefore, RankAfter: d.RankAfter,
+		Delta: d.Delta, Rating: d.Glicko.Rating, RD: d.Glicko.RD, Volatility: d.Glicko.Volatility, Reason: d.Reason,
+		Prev: d.Prev, Hash: d.Hash, CertifiedBefore: d.CertifiedBefore, CertifiedAfter: d.CertifiedAfter,
+		Evidence: d.Evidence, Result: d.Result, GameHash: d.GameHash, MAC: d.MAC,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return bson.Marshal(compactEntryDoc{ID: d.ID, K: d.K, Username: d.Username, Seq: d.Seq, Cause: d.Cause, At: d.At.UTC(), S: string(body)})
+}
+
+// UnmarshalBSON reads either form.
+func (d *entryDoc) UnmarshalBSON(b []byte) error {
+	type plain entryDoc
+	*d = entryDoc{}
+	if err := bson.Unmarshal(b, (*plain)(d)); err != nil {
+		return err
+	}
+	v, err := bson.Raw(b).LookupErr("s")
+	if err != nil {
+		return nil // field by field
+	}
+	text, ok := v.StringValueOK()
+	if !ok {
+		return fmt.Errorf("ratingdb: entry %s: s is a %s, not a string", d.ID, v.Type)
+	}
+	var e entryBody
+	if err := json.Unmarshal([]byte(text), &e); err != nil {
+		return fmt.Errorf("ratingdb: entry %s: %w", d.ID, err)
+	}
+	d.CauseID, d.SourceID, d.Actor, d.Opponent = e.CauseID, e.SourceID, e.Actor, e.Opponent
+	d.ScoreBefore, d.ScoreAfter, d.RankBefore, d.RankAfter, d.Delta = e.ScoreBefore, e.ScoreAfter, e.RankBefore, e.RankAfter, e.Delta
+	d.Glicko = glickoDoc{Rating: e.Rating, RD: e.RD, Volatility: e.Volatility}
+	d.Reason, d.Prev, d.Hash = e.Reason, e.Prev, e.Hash
+	d.CertifiedBefore, d.CertifiedAfter, d.Evidence, d.Result, d.GameHash, d.MAC = e.CertifiedBefore, e.CertifiedAfter, e.Evidence, e.Result, e.GameHash, e.MAC
+	return nil
 }
 
 func toEntryDoc(e rating.LedgerEntry) entryDoc {

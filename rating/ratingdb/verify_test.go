@@ -2,7 +2,9 @@ package ratingdb_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -78,6 +80,9 @@ func TestVerifyFindsTampering(t *testing.T) {
 			return err
 		}
 	}
+	setInText := func(id string, fields map[string]any) func(*mongo.Database) error {
+		return func(db *mongo.Database) error { return editText(db, id, fields) }
+	}
 	del := func(coll, id string) func(*mongo.Database) error {
 		return func(db *mongo.Database) error {
 			_, err := db.Collection(coll).DeleteOne(bg, bson.D{{Key: "_id", Value: id}})
@@ -89,25 +94,25 @@ func TestVerifyFindsTampering(t *testing.T) {
 		tamper func(db *mongo.Database) error
 		want   []string // "player check" that must be reported
 	}{
-		{"an entry's delta", set(ratingdb.Log, ratingdb.EntryID("alice", 1), bson.D{{Key: "delta", Value: 50}, {Key: "score_after", Value: 50}}), []string{"alice chain", "alice score"}},
-		{"an entry's reason", set(ratingdb.Log, ratingdb.EntryID("bob", 3), bson.D{{Key: "reason", Value: "routine"}}), []string{"bob chain"}},
+		{"an entry's delta", setInText(ratingdb.EntryID("alice", 1), map[string]any{"delta": 50, "score_after": 50}), []string{"alice chain", "alice score"}},
+		{"an entry's reason", setInText(ratingdb.EntryID("bob", 3), map[string]any{"reason": "routine"}), []string{"bob chain"}},
 		{"an entry deleted", del(ratingdb.Log, ratingdb.EntryID("carol", 1)), []string{"carol chain", "bob formula"}}, // bob's g2 lost its pair
 		{"the last entry deleted", del(ratingdb.Log, ratingdb.EntryID("alice", 4)), []string{"alice chain"}},
 		{"a score in the latest-state record", set(ratingdb.Players, "bob", bson.D{{Key: "score", Value: 900}}), []string{"bob state"}},
 		{"a score in the stored version", func(db *mongo.Database) error {
-			return errorsJoin(set(ratingdb.Log, ratingdb.StateID("carol", 4), bson.D{{Key: "score", Value: 900}})(db), set(ratingdb.Players, "carol", bson.D{{Key: "score", Value: 900}})(db))
+			return errorsJoin(setInText(ratingdb.StateID("carol", 4), map[string]any{"score": 900})(db), set(ratingdb.Players, "carol", bson.D{{Key: "score", Value: 900}})(db))
 		}, []string{"carol score"}},
 		{"a certified rank", func(db *mongo.Database) error {
-			return errorsJoin(set(ratingdb.Log, ratingdb.StateID("alice", 4), bson.D{{Key: "certified", Value: "5d"}})(db), set(ratingdb.Players, "alice", bson.D{{Key: "certified", Value: "5d"}})(db))
+			return errorsJoin(setInText(ratingdb.StateID("alice", 4), map[string]any{"certified": "5d"})(db), set(ratingdb.Players, "alice", bson.D{{Key: "certified", Value: "5d"}})(db))
 		}, []string{"alice certified"}},
-		{"a game's winner", set(ratingdb.Log, ratingdb.OpID("g1"), bson.D{{Key: "winner", Value: "white"}}), []string{"alice formula", "bob formula", "alice glicko", "bob glicko"}},
+		{"a game's winner", setInText(ratingdb.OpID("g1"), map[string]any{"winner": "white"}), []string{"alice formula", "bob formula", "alice glicko", "bob glicko"}},
 		// alice#3 is g4 against carol; alice#4 (her exam) copies the true
 		// Glicko-2, so it is reported as moving it; carol is not blamed.
-		{"a game entry's Glicko-2", set(ratingdb.Log, ratingdb.EntryID("alice", 3), bson.D{{Key: "glicko.rating", Value: 1777.5}}), []string{"alice chain", "alice glicko"}},
-		{"a game's outcome", set(ratingdb.Log, ratingdb.OpID("g3"), bson.D{{Key: "outcome", Value: "decisive"}, {Key: "winner", Value: "black"}}),
+		{"a game entry's Glicko-2", setInText(ratingdb.EntryID("alice", 3), map[string]any{"rating": 1777.5}), []string{"alice chain", "alice glicko"}},
+		{"a game's outcome", setInText(ratingdb.OpID("g3"), map[string]any{"outcome": "decisive", "winner": "black"}),
 			[]string{"carol formula", "alice formula", "carol glicko", "alice glicko"}},
 		{"Glicko-2 in the stored version", func(db *mongo.Database) error {
-			return errorsJoin(set(ratingdb.Log, ratingdb.StateID("carol", 4), bson.D{{Key: "glicko.rd", Value: 30.0}})(db), set(ratingdb.Players, "carol", bson.D{{Key: "glicko.rd", Value: 30.0}})(db))
+			return errorsJoin(setInText(ratingdb.StateID("carol", 4), map[string]any{"rd": 30.0})(db), set(ratingdb.Players, "carol", bson.D{{Key: "glicko.rd", Value: 30.0}})(db))
 		}, []string{"carol glicko"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -157,8 +162,7 @@ func TestVerifyChecksThePlacement(t *testing.T) {
 		t.Fatalf("clean store: %+v, %v", rep, err)
 	}
 	seq := ratingdb.EntryID("newbie", rating.PlacementGames+1)
-	if _, err := db.Collection(ratingdb.Log).UpdateOne(bg, bson.D{{Key: "_id", Value: seq}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: "score_after", Value: 800}, {Key: "delta", Value: 750}}}}); err != nil {
+	if err := editText(db, seq, map[string]any{"score_after": 800, "delta": 750}); err != nil {
 		t.Fatal(err)
 	}
 	rep, err = svc.VerifyAll(bg, "t")
@@ -183,4 +187,27 @@ func errorsJoin(errs ...error) error {
 		}
 	}
 	return nil
+}
+
+// editText edits a stored version's, entry's or operation's fields
+// behind the service's back: in its JSON text (s), where it keeps all but the
+// queried ones.
+func editText(db *mongo.Database, id string, fields map[string]any) error {
+	var d struct {
+		S string `bson:"s"`
+	}
+	if err := db.Collection(ratingdb.Log).FindOne(bg, bson.D{{Key: "_id", Value: id}}).Decode(&d); err != nil {
+		return err
+	}
+	var body map[string]any
+	if err := json.Unmarshal([]byte(d.S), &body); err != nil {
+		return fmt.Errorf("%s: s %q: %w", id, d.S, err)
+	}
+	maps.Copy(body, fields)
+	b, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	_, err = db.Collection(ratingdb.Log).UpdateOne(bg, bson.D{{Key: "_id", Value: id}}, bson.D{{Key: "$set", Value: bson.D{{Key: "s", Value: string(b)}}}})
+	return err
 }
