@@ -58,6 +58,26 @@ func (s *Stack) Raw(t testing.TB, collection, id string) map[string]any {
 	if err := s.DB.Collection(collection).FindOne(context.Background(), bson.D{{Key: "_id", Value: id}}).Decode(&doc); err != nil {
 		t.Fatalf("apptest: %s in %s: %v", id, collection, err)
 	}
+	// A compact document's text read out as the fields it holds (JSON in
+	// it as its text, as such a field was stored before), for Tamper.
+	if text, ok := doc["s"].(string); ok {
+		var body map[string]any
+		if err := json.Unmarshal([]byte(text), &body); err != nil {
+			t.Fatalf("apptest: %s's s: %v", id, err)
+		}
+		for f, v := range body {
+			switch v.(type) {
+			case map[string]any, []any:
+				b, err := json.Marshal(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v = string(b)
+			}
+			doc[f] = v
+		}
+		delete(doc, "s")
+	}
 	return doc
 }
 
@@ -102,13 +122,26 @@ func inText(t testing.TB, c *mongo.Collection, id string, update map[string]map[
 				out[op][f] = v
 				continue
 			}
-			if op == "$inc" {
-				n, _ := body[f].(float64)
-				d, ok := asFloat(v)
-				if !ok {
-					t.Fatalf("apptest: $inc of %s by %v", f, v)
+			switch old := body[f].(type) {
+			case map[string]any, []any:
+				// Kept as JSON in the text (a game's record and verdict),
+				// given as its JSON's text, as the field held it before.
+				if text, ok := v.(string); ok {
+					var parsed any
+					if err := json.Unmarshal([]byte(text), &parsed); err != nil {
+						t.Fatalf("apptest: %s is JSON in %s: %v", f, id, err)
+					}
+					v = parsed
 				}
-				v = n + d
+			default:
+				if op == "$inc" {
+					n, _ := old.(float64)
+					d, ok := asFloat(v)
+					if !ok {
+						t.Fatalf("apptest: $inc of %s by %v", f, v)
+					}
+					v = n + d
+				}
 			}
 			body[f] = v
 		}
