@@ -273,17 +273,11 @@ func (d *gameDoc) UnmarshalBSON(b []byte) error {
 	if err := bson.Unmarshal(b, (*plain)(d)); err != nil {
 		return err
 	}
-	v, err := bson.Raw(b).LookupErr("s")
-	if err != nil {
-		return nil // field by field
-	}
-	text, ok := v.StringValueOK()
-	if !ok {
-		return fmt.Errorf("gamedb: game %s: s is a %s, not a string", d.ID, v.Type)
-	}
 	var g gameBody
-	if err := json.Unmarshal([]byte(text), &g); err != nil {
+	if ok, err := mongox.CompactBody(b, &g); err != nil {
 		return fmt.Errorf("gamedb: game %s: %w", d.ID, err)
+	} else if !ok {
+		return nil // field by field
 	}
 	d.Rated, d.TimeControl, d.Record, d.Hash, d.SubmittedBy = g.Rated, g.TimeControl, string(g.Record), g.Hash, g.SubmittedBy
 	if len(g.Verdict) > 0 {

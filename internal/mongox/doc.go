@@ -8,7 +8,8 @@
 // replaces and updates) and Deleter (markers deleted later, in batches,
 // optionally after a hook that makes lasting what their absence says). A
 // Lane makes the batchers of one database take turns, for a store of one
-// writer.
+// writer. CompactBody reads the JSON text of a document that keeps the
+// fields no query reads as one text (FerretDB v1 pays for every field).
 //
 // It imports the Mongo driver and internal/outage; adapters import it,
 // and the one wiring (internal/app) to give the embedded store's stores

@@ -296,17 +296,11 @@ func (d *stateDoc) UnmarshalBSON(b []byte) error {
 	if err := bson.Unmarshal(b, (*plain)(d)); err != nil {
 		return err
 	}
-	v, err := bson.Raw(b).LookupErr("s")
-	if err != nil {
-		return nil // field by field
-	}
-	text, ok := v.StringValueOK()
-	if !ok {
-		return fmt.Errorf("ratingdb: state %s: s is a %s, not a string", d.ID, v.Type)
-	}
 	var body stateBody
-	if err := json.Unmarshal([]byte(text), &body); err != nil {
+	if ok, err := mongox.CompactBody(b, &body); err != nil {
 		return fmt.Errorf("ratingdb: state %s: %w", d.ID, err)
+	} else if !ok {
+		return nil // field by field
 	}
 	d.Op, d.Score, d.Glicko = body.Op, body.Score, glickoDoc{Rating: body.Rating, RD: body.RD, Volatility: body.Volatility}
 	d.Games, d.Wins, d.Losses, d.Draws, d.Placement = body.Games, body.Wins, body.Losses, body.Draws, body.Placement
@@ -404,17 +398,11 @@ func (d *opDoc) UnmarshalBSON(b []byte) error {
 	if err := bson.Unmarshal(b, (*plain)(d)); err != nil {
 		return err
 	}
-	v, err := bson.Raw(b).LookupErr("s")
-	if err != nil {
-		return nil // field by field
-	}
-	text, ok := v.StringValueOK()
-	if !ok {
-		return fmt.Errorf("ratingdb: operation %s: s is a %s, not a string", d.ID, v.Type)
-	}
 	var o opBody
-	if err := json.Unmarshal([]byte(text), &o); err != nil {
+	if ok, err := mongox.CompactBody(b, &o); err != nil {
 		return fmt.Errorf("ratingdb: operation %s: %w", d.ID, err)
+	} else if !ok {
+		return nil // field by field
 	}
 	d.Black, d.White, d.Winner, d.Moves, d.Handicap, d.Outcome, d.Escape = o.Black, o.White, o.Winner, o.Moves, o.Handicap, o.Outcome, o.Escape
 	d.SourceID, d.GameHash, d.Actor, d.At = o.SourceID, o.GameHash, o.Actor, o.At.UTC()
@@ -553,17 +541,11 @@ func (d *entryDoc) UnmarshalBSON(b []byte) error {
 	if err := bson.Unmarshal(b, (*plain)(d)); err != nil {
 		return err
 	}
-	v, err := bson.Raw(b).LookupErr("s")
-	if err != nil {
-		return nil // field by field
-	}
-	text, ok := v.StringValueOK()
-	if !ok {
-		return fmt.Errorf("ratingdb: entry %s: s is a %s, not a string", d.ID, v.Type)
-	}
 	var e entryBody
-	if err := json.Unmarshal([]byte(text), &e); err != nil {
+	if ok, err := mongox.CompactBody(b, &e); err != nil {
 		return fmt.Errorf("ratingdb: entry %s: %w", d.ID, err)
+	} else if !ok {
+		return nil // field by field
 	}
 	d.CauseID, d.SourceID, d.Actor, d.Opponent = e.CauseID, e.SourceID, e.Actor, e.Opponent
 	d.ScoreBefore, d.ScoreAfter, d.RankBefore, d.RankAfter, d.Delta = e.ScoreBefore, e.ScoreAfter, e.RankBefore, e.RankAfter, e.Delta
