@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/event"
 
 	"github.com/weiqi-platform/rank/intake"
 	"github.com/weiqi-platform/rank/intake/gamedb"
@@ -245,5 +246,44 @@ func TestImportedGamesListedAfterUpgrade(t *testing.T) {
 	gs, err := s.PlayerGames(ctx, intake.GamesQuery{Player: "bob"})
 	if err != nil || len(gs) != 3 {
 		t.Fatalf("bob's games after the upgrade: %v, %v; want 3", len(gs), err)
+	}
+}
+
+// TestBatchMarkGoneIsRemembered: once a Store has seen an import batch's
+// mark deleted, reading another game of the batch reads the game and its
+// own mark, not the batch's mark again; games of a batch still marked
+// read it each time.
+func TestBatchMarkGoneIsRemembered(t *testing.T) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	c := &finds{}
+	s, err := gamedb.New(ctx, testsvc.MongoMonitored(t, testsvc.KindFerretDB, &event.CommandMonitor{Started: c.started}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range [][]intake.StoredGame{batchOf("a", 3, t0), batchOf("b", 3, t0.Add(time.Hour))} {
+		if _, err := s.CreateAll(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.MarkAllRated(ctx, []string{"a0", "a1", "a2"}); err != nil {
+		t.Fatal(err)
+	}
+	reads := func(id string, want intake.Status) int {
+		t.Helper()
+		c.reset()
+		if g, err := s.Game(ctx, id); err != nil || g.Status != want {
+			t.Fatalf("%s: %v, %v; want %s", id, g.Status, err, want)
+		}
+		return c.count()
+	}
+	reads("a0", intake.StatusRated) // sees the mark gone
+	if n := reads("a1", intake.StatusRated); n != 2 {
+		t.Errorf("a rated import's game read in %d commands, want 2 (the game, its own mark)", n)
+	}
+	for _, id := range []string{"b0", "b1"} {
+		if n := reads(id, intake.StatusFinished); n != 2 {
+			t.Errorf("%s of a marked batch read in %d commands, want 2 (the game, the batch's mark)", id, n)
+		}
 	}
 }

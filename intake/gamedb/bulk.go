@@ -87,6 +87,9 @@ func (s *Store) CreateAll(ctx context.Context, gs []intake.StoredGame) ([]error,
 		_, err := s.unrated.InsertOne(ctx, batch)
 		switch {
 		case err == nil:
+			s.madeMu.Lock()
+			delete(s.gone, batch.ID) // back
+			s.madeMu.Unlock()
 			for _, i := range finished {
 				fresh[i] = true
 			}

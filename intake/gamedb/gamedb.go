@@ -83,6 +83,12 @@ type Store struct {
 	madeMu sync.Mutex
 	made   map[string][]madeGame
 	madeIn map[string]string
+	// gone are the batch marks this Store has seen deleted, so a read of
+	// an imported game does not look for its batch's mark each time. One
+	// comes back only through a CreateAll of the same games, which finds
+	// them stored (duplicates: their own marks say) or stores those that
+	// settleBatch marked one by one; CreateAll forgets it here as well.
+	gone map[string]bool
 	// marks is, for a sole writer (SoleWriter), every player's pending
 	// marks; nil otherwise.
 	marks *markIndex
@@ -143,7 +149,7 @@ func New(ctx context.Context, db *mongo.Database, opts ...Option) (*Store, error
 	s.delUnrated = mongox.NewLingering(s.unrated, s.ratedLinger, lane, mongox.Before(s.beforeRated))
 	s.delPending = mongox.NewLingering(s.pending, s.ratedLinger, lane)
 	s.ratedSoon = map[string]bool{}
-	s.made, s.madeIn = map[string][]madeGame{}, map[string]string{}
+	s.made, s.madeIn, s.gone = map[string][]madeGame{}, map[string]string{}, map[string]bool{}
 	// source_id is unique: the idempotency key of a submission. The
 	// status index serves expiry (pending, by expiry). One call per
 	// index: FerretDB v1 panics on a createIndexes of several indexes that
@@ -490,7 +496,7 @@ func (s *Store) rated(ctx context.Context, id, batch string) (bool, error) {
 	if s.isRatedSoon(id) {
 		return true, nil
 	}
-	if batch != "" {
+	if batch != "" && !s.batchGone(batch) {
 		err := s.unrated.FindOne(ctx, bson.D{{Key: "_id", Value: batch}}).Err()
 		switch {
 		case err == nil:
@@ -498,6 +504,9 @@ func (s *Store) rated(ctx context.Context, id, batch string) (bool, error) {
 		case !errors.Is(err, mongo.ErrNoDocuments):
 			return false, wrap("read game", err)
 		}
+		s.madeMu.Lock()
+		s.gone[batch] = true
+		s.madeMu.Unlock()
 	}
 	err := s.unrated.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Err()
 	switch {
@@ -536,6 +545,12 @@ func (s *Store) MarkRated(ctx context.Context, id string) error {
 		}
 	})
 	return nil
+}
+
+func (s *Store) batchGone(b string) bool {
+	s.madeMu.Lock()
+	defer s.madeMu.Unlock()
+	return s.gone[b]
 }
 
 func (s *Store) isRatedSoon(id string) bool {
