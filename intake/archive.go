@@ -134,6 +134,12 @@ type Prepared struct {
 	// input[i] is store[i]'s rating input, its hashes taken here.
 	input []rating.GameInput
 	at    []int // store[i] is the batch's game at[i]
+	// What Store settled: the games to rate (the batch's games rate[i] at
+	// rateAt[i]) and their inputs (the rated ones').
+	stored bool
+	rate   []StoredGame
+	rateAt []int
+	inputs []rating.GameInput
 }
 
 // Prepare resolves a batch's players and judges its games: the work of
@@ -169,22 +175,33 @@ func (a *Archive) Prepare(ctx context.Context, batch []ArchiveGame) (*Prepared, 
 }
 
 // Commit stores, rates and marks a prepared batch's games and says what
-// became of each of the batch's games.
+// became of each of the batch's games: Store, then Rate.
 func (a *Archive) Commit(ctx context.Context, p *Prepared) ([]ArchiveOutcome, error) {
+	if err := a.Store(ctx, p); err != nil {
+		return nil, err
+	}
+	return a.Rate(ctx, p)
+}
+
+// Store stores a prepared batch's games, unrated (each marked so until
+// Rate), and settles which of them are to be rated: a game an earlier run
+// stored and rated is a duplicate. One batch's Store may run beside the
+// previous batch's Rate (batches stored in order, rated in order): a game
+// stored and not yet rated is what an interruption leaves anyway, and the
+// next run, or rankd's recovery, rates it in the order played.
+func (a *Archive) Store(ctx context.Context, p *Prepared) error {
 	out, store, at := p.out, p.store, p.at
 	answers, err := a.createAll(ctx, store)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var rate []StoredGame
-	var rateAt []int
-	inputs := make([]rating.GameInput, 0, len(store))
+	p.inputs = make([]rating.GameInput, 0, len(store))
 	for j, g := range store {
 		i, in := at[j], p.input[j]
 		if errors.Is(answers[j], ErrSourceTaken) {
 			stored, err := a.in.store.Game(ctx, g.ID)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			switch {
 			case stored.Hash != g.Hash || stored.SourceID != g.SourceID:
@@ -197,18 +214,29 @@ func (a *Archive) Commit(ctx context.Context, p *Prepared) ([]ArchiveOutcome, er
 			}
 			g = stored // stored by an interrupted run, not rated yet
 			if in, err = RatingInput(g); err != nil {
-				return nil, err
+				return err
 			}
 		} else if answers[j] != nil {
-			return nil, answers[j]
+			return answers[j]
 		}
-		rate, rateAt = append(rate, g), append(rateAt, i)
+		p.rate, p.rateAt = append(p.rate, g), append(p.rateAt, i)
 		if g.Rated {
 			// Marked unrated until MarkAllRated: a rerun applies it again.
 			in.Tracked = true
-			inputs = append(inputs, in)
+			p.inputs = append(p.inputs, in)
 		}
 	}
+	p.stored = true
+	return nil
+}
+
+// Rate rates and marks the games of a batch Store stored, in order, and
+// says what became of each of the batch's games.
+func (a *Archive) Rate(ctx context.Context, p *Prepared) ([]ArchiveOutcome, error) {
+	if !p.stored {
+		return nil, errors.New("intake: Archive.Rate of a batch not stored")
+	}
+	out, rate, rateAt, inputs := p.out, p.rate, p.rateAt, p.inputs
 	if _, err := a.run.Apply(ctx, inputs, &a.Stats); err != nil {
 		return nil, err
 	}

@@ -261,11 +261,12 @@ func TestArchiveCrashAndRerun(t *testing.T) {
 	}
 }
 
-// TestArchivePreparedBesideCommit: preparing each next batch while the
-// one before is committed (as rankctl import does) rates the same games
-// into the same ledger as Submit batch after batch, a copy in the next
-// batch of a game being committed included, and verifies clean. Run
-// with -race it also checks Prepare and Commit share nothing unguarded.
+// TestArchivePreparedBesideCommit: preparing and storing each next batch
+// while the one before is rated (as rankctl import does) rates the same
+// games into the same ledger as Submit batch after batch, a copy in the
+// next batch of a game being rated included, and verifies clean. Run
+// with -race it also checks that Prepare and Store share nothing
+// unguarded with Rate. Rate refuses a batch not stored.
 func TestArchivePreparedBesideCommit(t *testing.T) {
 	ctx := context.Background()
 	gs := archive(50)
@@ -288,6 +289,12 @@ func TestArchivePreparedBesideCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := a.Rate(ctx, p); err == nil {
+		t.Fatal("Rate of a batch not stored: no error")
+	}
+	if err := a.Store(ctx, p); err != nil {
+		t.Fatal(err)
+	}
 	for i := size; p != nil; i += size {
 		var next *intake.Prepared
 		var nextErr error
@@ -295,10 +302,12 @@ func TestArchivePreparedBesideCommit(t *testing.T) {
 		go func() {
 			defer close(prepared)
 			if i < len(gs) {
-				next, nextErr = a.Prepare(ctx, gs[i:min(i+size, len(gs))])
+				if next, nextErr = a.Prepare(ctx, gs[i:min(i+size, len(gs))]); nextErr == nil {
+					nextErr = a.Store(ctx, next)
+				}
 			}
 		}()
-		out, err := a.Commit(ctx, p)
+		out, err := a.Rate(ctx, p)
 		<-prepared
 		if err != nil || nextErr != nil {
 			t.Fatal(err, nextErr)

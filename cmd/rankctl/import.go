@@ -128,7 +128,14 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitUsage
 	}
 	defer func() { _ = r.Close() }()
-	stores, err := app.OpenStores(ctx, m.DB, r.Client)
+	var sopts []app.OpenOption
+	if m.Embedded {
+		// The data directory is locked to this process, as rankd's: the
+		// stores' writes take turns in one lane (the games of the next
+		// batch are stored beside this one's rating, rateAll).
+		sopts = append(sopts, app.SoleWriter())
+	}
+	stores, err := app.OpenStores(ctx, m.DB, r.Client, sopts...)
 	if err != nil {
 		fmt.Fprintln(stderr, "rankctl import:", err)
 		return exitUsage
@@ -213,11 +220,15 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 // rateAll rates the archive's games batch after batch, in order, and
 // hands each batch's outcomes to each with the games done so far. The
-// next batch is judged and hashed (Archive.Prepare) on a goroutine of its
-// own while the store writes the current one (Archive.Commit): the
-// store's work takes one core and the judging would otherwise wait for
-// it. On an error it waits for that goroutine before it returns, so
-// nothing uses the store after.
+// next batch is judged and hashed (Archive.Prepare) and its games stored
+// (Archive.Store) on a goroutine of its own while the current one is
+// rated (Archive.Rate): the store's work takes one core, the judging
+// would otherwise wait for it, and the store has the games' writes to do
+// while the rating encodes its own. That goroutine drops each game's
+// record from gs once its batch is prepared (gs is spent), so the heap
+// the collector marks shrinks as the import goes. On an error it waits
+// for that goroutine before it returns, so nothing uses the store after.
+// Measured: docs/benchmarks.md, stop 34.
 func rateAll(ctx context.Context, arch *intake.Archive, gs []intake.ArchiveGame, size int, each func(done int, out []intake.ArchiveOutcome)) (int, error) {
 	type prepared struct {
 		p   *intake.Prepared
@@ -231,6 +242,12 @@ func rateAll(ctx context.Context, arch *intake.Archive, gs []intake.ArchiveGame,
 		for i := 0; i < len(gs); i += size {
 			part := gs[i:min(i+size, len(gs))]
 			p, err := arch.Prepare(pctx, part)
+			// The prepared batch holds what it needs: drop the records,
+			// so the heap the collector marks shrinks as the import goes.
+			clear(part)
+			if err == nil {
+				err = arch.Store(pctx, p)
+			}
 			select {
 			case ready <- prepared{p, len(part), err}:
 			case <-pctx.Done():
@@ -252,7 +269,7 @@ func rateAll(ctx context.Context, arch *intake.Archive, gs []intake.ArchiveGame,
 		if r.err != nil {
 			return done, r.err
 		}
-		out, err := arch.Commit(ctx, r.p)
+		out, err := arch.Rate(ctx, r.p)
 		if err != nil {
 			return done, err
 		}

@@ -84,7 +84,7 @@ func (s *Store) CreateAll(ctx context.Context, gs []intake.StoredGame) ([]error,
 		for _, i := range finished {
 			docs[i].Batch = batch.ID
 		}
-		_, err := s.unrated.InsertOne(ctx, batch)
+		err := s.lane.Do(func() error { _, err := s.unrated.InsertOne(ctx, batch); return err })
 		switch {
 		case err == nil:
 			s.madeMu.Lock()
@@ -101,7 +101,7 @@ func (s *Store) CreateAll(ctx context.Context, gs []intake.StoredGame) ([]error,
 		for _, i := range finished {
 			marks = append(marks, mongox.Marker{ID: gs[i].ID, At: gs[i].FinishedAt.UTC()})
 		}
-		for j, err := range mongox.InsertMany(ctx, s.unrated, marks) {
+		for j, err := range mongox.InsertMany(ctx, s.unrated, marks, mongox.InLane(s.lane)) {
 			if err != nil && !mongo.IsDuplicateKeyError(err) {
 				return nil, wrap("mark games unrated", err)
 			}
@@ -113,7 +113,7 @@ func (s *Store) CreateAll(ctx context.Context, gs []intake.StoredGame) ([]error,
 	for i, d := range docs {
 		lists[i], all[i] = toPlayerDoc(d), d
 	}
-	for _, err := range mongox.InsertMany(ctx, s.players, lists) {
+	for _, err := range mongox.InsertMany(ctx, s.players, lists, mongox.InLane(s.lane)) {
 		if err != nil && !mongo.IsDuplicateKeyError(err) {
 			return nil, wrap("list games by player", err)
 		}
@@ -121,7 +121,7 @@ func (s *Store) CreateAll(ctx context.Context, gs []intake.StoredGame) ([]error,
 	out := make([]error, len(gs))
 	var unmark []string
 	var made []madeGame
-	for i, err := range mongox.InsertMany(ctx, s.games, all) {
+	for i, err := range mongox.InsertMany(ctx, s.games, all, mongox.InLane(s.lane)) {
 		switch {
 		case err == nil:
 			if batch != nil && docs[i].Batch != "" {
@@ -175,7 +175,7 @@ func (s *Store) MarkAllRated(ctx context.Context, ids []string) error {
 	s.madeMu.Unlock()
 	for start := 0; start < len(own); start += maxMarkDelete {
 		part := own[start:min(start+maxMarkDelete, len(own))]
-		if _, err := s.unrated.DeleteMany(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: part}}}}); err != nil {
+		if err := s.deleteMarks(ctx, part); err != nil {
 			return wrap("mark games rated", err)
 		}
 	}
@@ -214,7 +214,7 @@ func (s *Store) MarkAllRated(ctx context.Context, ids []string) error {
 	}
 	for start := 0; start < len(again); start += maxMarkDelete {
 		part := again[start:min(start+maxMarkDelete, len(again))]
-		if _, err := s.unrated.DeleteMany(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: part}}}}); err != nil {
+		if err := s.deleteMarks(ctx, part); err != nil {
 			return wrap("mark games rated", err)
 		}
 	}
@@ -263,12 +263,16 @@ func (s *Store) settleBatch(ctx context.Context, b string, rated map[string]bool
 			}
 		}
 	}
-	for _, err := range mongox.InsertMany(ctx, s.unrated, marks) {
+	for _, err := range mongox.InsertMany(ctx, s.unrated, marks, mongox.InLane(s.lane)) {
 		if err != nil && !mongo.IsDuplicateKeyError(err) {
 			return false, wrap("mark games unrated", err)
 		}
 	}
-	res, err := s.unrated.DeleteOne(ctx, bson.D{{Key: "_id", Value: b}})
+	var res *mongo.DeleteResult
+	err = s.lane.Do(func() (err error) {
+		res, err = s.unrated.DeleteOne(ctx, bson.D{{Key: "_id", Value: b}})
+		return err
+	})
 	if err != nil {
 		return false, wrap("mark games rated", err)
 	}
@@ -283,3 +287,12 @@ func (s *Store) settleBatch(ctx context.Context, b string, rated map[string]bool
 
 // maxMarkDelete bounds the ids of one delete of marks.
 const maxMarkDelete = 1000
+
+// deleteMarks deletes the games' marks, in one delete in its turn in the
+// lane.
+func (s *Store) deleteMarks(ctx context.Context, ids []string) error {
+	return s.lane.Do(func() error {
+		_, err := s.unrated.DeleteMany(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}})
+		return err
+	})
+}

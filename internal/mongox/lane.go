@@ -19,6 +19,14 @@ type Lane struct{ mu sync.Mutex }
 // NewLane returns a Lane to share between the batchers of one database.
 func NewLane() *Lane { return &Lane{} }
 
+// Do runs f, a write of the caller's own, in its turn in the lane (at
+// once for a nil *Lane).
+func (l *Lane) Do(f func() error) error {
+	l.enter()
+	defer l.leave()
+	return f()
+}
+
 func (l *Lane) enter() {
 	if l != nil {
 		l.mu.Lock()

@@ -117,3 +117,89 @@ func TestLaneOneWriteAtATime(t *testing.T) {
 		}
 	}
 }
+
+// inFlightMonitor counts the write commands in flight and the most ever
+// at once.
+func inFlightMonitor() (*event.CommandMonitor, *atomic.Int64) {
+	var inFlight, most atomic.Int64
+	var names sync.Map // request id -> a write
+	writes := map[string]bool{"insert": true, "update": true, "delete": true}
+	done := func(id int64) {
+		if _, ok := names.LoadAndDelete(id); ok {
+			inFlight.Add(-1)
+		}
+	}
+	return &event.CommandMonitor{
+		Started: func(_ context.Context, e *event.CommandStartedEvent) {
+			if !writes[e.CommandName] {
+				return
+			}
+			names.Store(e.RequestID, true)
+			n := inFlight.Add(1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+		},
+		Succeeded: func(_ context.Context, e *event.CommandSucceededEvent) { done(e.RequestID) },
+		Failed:    func(_ context.Context, e *event.CommandFailedEvent) { done(e.RequestID) },
+	}, &most
+}
+
+// TestInsertManyTakesItsTurn: bulk inserts (an import's) and a store's
+// own writes through Lane.Do, from many goroutines at once, never have
+// two writes in flight when they share a lane; without one they do (so
+// the test can tell). Every document is written either way.
+func TestInsertManyTakesItsTurn(t *testing.T) {
+	ctx := context.Background()
+	for _, laned := range []bool{true, false} {
+		mon, most := inFlightMonitor()
+		db := testsvc.MongoMonitored(t, testsvc.KindFerretDB, mon)
+		c := db.Collection("bulk")
+		if err := db.CreateCollection(ctx, "bulk"); err != nil {
+			t.Fatal(err)
+		}
+		var lane *Lane
+		if laned {
+			lane = NewLane()
+		}
+		const writers, rounds, per = 6, 4, 40
+		round := func(r int) {
+			var wg sync.WaitGroup
+			for w := range writers {
+				wg.Go(func() {
+					docs := make([]any, per)
+					for i := range docs {
+						docs[i] = item{ID: fmt.Sprintf("%d-%d-%d", r, w, i)}
+					}
+					for i, err := range InsertMany(ctx, c, docs, InLane(lane)) {
+						if err != nil {
+							t.Errorf("insert %d of writer %d: %v", i, w, err)
+						}
+					}
+				})
+				wg.Go(func() {
+					err := lane.Do(func() error {
+						_, err := c.InsertOne(ctx, item{ID: fmt.Sprintf("%d-%d-one", r, w)})
+						return err
+					})
+					if err != nil {
+						t.Errorf("Do of writer %d: %v", w, err)
+					}
+				})
+			}
+			wg.Wait()
+		}
+		r := 0
+		for ; r < rounds || !laned && most.Load() < 2 && r < 200; r++ {
+			round(r)
+		}
+		if n, err := c.CountDocuments(ctx, bson.D{}); err != nil || n != int64(r*writers*(per+1)) {
+			t.Errorf("laned %v: %d documents (%v), want %d", laned, n, err, r*writers*(per+1))
+		}
+		switch m := most.Load(); {
+		case laned && m != 1:
+			t.Errorf("in a lane: %d writes in flight at once, want 1", m)
+		case !laned && m < 2:
+			t.Errorf("without a lane: never two writes in flight at once in %d rounds; the test cannot tell", r)
+		}
+	}
+}

@@ -43,13 +43,13 @@ func (s *Store) CreateOps(ctx context.Context, ops []rating.Operation) ([]bool, 
 			marks = append(marks, mongox.Marker{ID: op.ID, At: op.At.UTC()})
 		}
 	}
-	for _, err := range mongox.InsertMany(ctx, s.open, marks) {
+	for _, err := range mongox.InsertMany(ctx, s.open, marks, mongox.InLane(s.lane)) {
 		if err != nil && !mongo.IsDuplicateKeyError(err) {
 			return nil, wrap("mark operations open", err)
 		}
 	}
 	out := make([]bool, len(ops))
-	for i, err := range mongox.InsertMany(ctx, s.ops, docs) {
+	for i, err := range mongox.InsertMany(ctx, s.ops, docs, mongox.InLane(s.lane)) {
 		switch {
 		case err == nil:
 			out[i] = true
@@ -67,7 +67,7 @@ func (s *Store) HoldAll(ctx context.Context, hs []rating.HoldRequest) ([]error, 
 		docs[i] = holdDoc{ID: holdID(h.Username, h.Version), K: kindHold, Op: h.Op}
 	}
 	out := make([]error, len(hs))
-	for i, err := range mongox.InsertMany(ctx, s.holds, docs) {
+	for i, err := range mongox.InsertMany(ctx, s.holds, docs, mongox.InLane(s.lane)) {
 		if err == nil {
 			continue
 		}
@@ -99,7 +99,7 @@ func (s *Store) SetPlans(ctx context.Context, ids []string, plans []rating.Plan)
 		docs[i] = planDoc{ID: planID(id), K: kindPlan, Plan: string(b)}
 	}
 	out := make([]rating.Plan, len(ids))
-	for i, err := range mongox.InsertMany(ctx, s.plans, docs) {
+	for i, err := range mongox.InsertMany(ctx, s.plans, docs, mongox.InLane(s.lane)) {
 		switch {
 		case err == nil:
 			out[i] = plans[i]
@@ -150,7 +150,7 @@ func (s *Store) CommitVersions(ctx context.Context, sts []rating.PlayerState) er
 		return nil
 	}
 	mark := reprojectDoc{ID: fmt.Sprintf("run:%s#%d", names[0], sts[0].Version), Players: names}
-	if _, err := s.reproject.InsertOne(ctx, mark); err != nil && !mongo.IsDuplicateKeyError(err) {
+	if err := s.lane.Do(func() error { _, err := s.reproject.InsertOne(ctx, mark); return err }); err != nil && !mongo.IsDuplicateKeyError(err) {
 		return wrap("mark projections", err)
 	}
 	s.deferred.Lock()
@@ -193,7 +193,7 @@ func (s *Store) ReprojectAll(ctx context.Context, sts []rating.PlayerState) erro
 		}
 	}
 	for id := range own {
-		if _, err := s.reproject.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}}); err != nil {
+		if err := s.unmark(ctx, id); err != nil {
 			return wrap("unmark projections", err)
 		}
 	}
@@ -209,7 +209,7 @@ func (s *Store) insertVersions(ctx context.Context, sts []rating.PlayerState) (m
 	}
 	last := map[string]stateDoc{}
 	var names []string
-	for i, err := range mongox.InsertMany(ctx, s.states, docs) {
+	for i, err := range mongox.InsertMany(ctx, s.states, docs, mongox.InLane(s.lane)) {
 		d := docs[i].(stateDoc)
 		if err != nil {
 			if !mongo.IsDuplicateKeyError(err) {
@@ -244,10 +244,14 @@ func (s *Store) rewriteProjections(ctx context.Context, last map[string]stateDoc
 		return s.project(ctx, d, d.Version-1)
 	}
 	mark := reprojectDoc{ID: names[0] + "#" + fmt.Sprint(last[names[0]].Version), Players: names}
-	if _, err := s.reproject.InsertOne(ctx, mark); err != nil && !mongo.IsDuplicateKeyError(err) {
+	if err := s.lane.Do(func() error { _, err := s.reproject.InsertOne(ctx, mark); return err }); err != nil && !mongo.IsDuplicateKeyError(err) {
 		return wrap("mark projections", err)
 	}
-	if _, err := s.players.DeleteMany(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: names}}}}); err != nil {
+	err := s.lane.Do(func() error {
+		_, err := s.players.DeleteMany(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: names}}}})
+		return err
+	})
+	if err != nil {
 		return wrap("rewrite player projections", err)
 	}
 	proj := make([]any, len(names))
@@ -257,13 +261,23 @@ func (s *Store) rewriteProjections(ctx context.Context, last map[string]stateDoc
 		d.ID, d.K = n, ""
 		proj[i], rewritten[i] = d, d
 	}
-	_, err := s.players.InsertMany(ctx, proj, options.InsertMany().SetOrdered(false))
+	err = s.lane.Do(func() error {
+		_, err := s.players.InsertMany(ctx, proj, options.InsertMany().SetOrdered(false))
+		return err
+	})
 	s.cache.wrote(rewritten, err)
 	if err != nil && !mongo.IsDuplicateKeyError(err) {
 		return wrap("rewrite player projections", err)
 	}
-	_, err = s.reproject.DeleteOne(ctx, bson.D{{Key: "_id", Value: mark.ID}})
-	return wrap("unmark projections", err)
+	return wrap("unmark projections", s.unmark(ctx, mark.ID))
+}
+
+// unmark deletes the Reproject marker id, in its turn in the lane.
+func (s *Store) unmark(ctx context.Context, id string) error {
+	return s.lane.Do(func() error {
+		_, err := s.reproject.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
+		return err
+	})
 }
 
 // repairProjections brings forward the projection of the players a
@@ -289,7 +303,7 @@ func (s *Store) repairProjections(ctx context.Context) error {
 				return err
 			}
 		}
-		if _, err := s.reproject.DeleteOne(ctx, bson.D{{Key: "_id", Value: m.ID}}); err != nil {
+		if err := s.unmark(ctx, m.ID); err != nil {
 			return wrap("unmark projections", err)
 		}
 	}
@@ -302,7 +316,7 @@ func (s *Store) AppendAll(ctx context.Context, es []rating.LedgerEntry) error {
 	for i, e := range es {
 		docs[i] = toEntryDoc(e)
 	}
-	for i, err := range mongox.InsertMany(ctx, s.ledger, docs) {
+	for i, err := range mongox.InsertMany(ctx, s.ledger, docs, mongox.InLane(s.lane)) {
 		if err := s.appended(ctx, es[i], err); err != nil {
 			return err
 		}
@@ -317,7 +331,7 @@ func (s *Store) FinishOps(ctx context.Context, ids []string) error {
 	for i, id := range ids {
 		docs[i] = doneDoc{ID: id}
 	}
-	for _, err := range mongox.InsertMany(ctx, s.done, docs) {
+	for _, err := range mongox.InsertMany(ctx, s.done, docs, mongox.InLane(s.lane)) {
 		if err != nil && !mongo.IsDuplicateKeyError(err) {
 			return wrap("finish operations", err)
 		}

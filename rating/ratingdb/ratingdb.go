@@ -72,6 +72,8 @@ func planID(id string) string                      { return "p:" + id }
 // players (not the games); a sole writer answers the leaderboard from
 // memory (SoleWriter).
 type Store struct {
+	// lane is where the bulk writes take turns (WriteLane; nil: none).
+	lane    *mongox.Lane
 	states  *mongo.Collection
 	players *mongo.Collection
 	holds   *mongo.Collection
@@ -158,6 +160,7 @@ func New(ctx context.Context, db *mongo.Database, opts ...Option) (*Store, error
 	s := &Store{states: log, players: db.Collection(Players), holds: log, ops: log,
 		open: db.Collection(Open), plans: log, done: db.Collection(Done), ledger: log,
 		reproject: db.Collection(Reproject)}
+	s.lane = o.lane
 	lane, inFlight := mongox.InLane(o.lane), mongox.InFlight(o.inFlight)
 	s.seqLog, s.insLog = mongox.NewSeqInserter(log, lane, inFlight), mongox.NewInserter(log, lane)
 	// One projection command in flight, of projBatch statements at most.
