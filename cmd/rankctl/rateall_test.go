@@ -22,10 +22,7 @@ import (
 func TestRateAllStopsOnAStoreError(t *testing.T) {
 	ctx := context.Background()
 	s := apptest.Memory(t)
-	mem, ok := s.Stores.Ratings.(*ratingtest.Memory)
-	if !ok {
-		t.Fatalf("the memory app's rating store is %T", s.Stores.Ratings)
-	}
+	mem := memoryRatings(t, s)
 	var calls atomic.Int32
 	down := errors.New("store down")
 	mem.Fail = func(method string) error {
@@ -34,12 +31,7 @@ func TestRateAllStopsOnAStoreError(t *testing.T) {
 		}
 		return nil
 	}
-	var gs []intake.ArchiveGame
-	t0 := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
-	for i := range 40 {
-		r := sgfGame(uint64(i+1), fmt.Sprintf("player%d", i%5), fmt.Sprintf("player%d", (i+1)%5), "")
-		gs = append(gs, intake.ArchiveGame{Source: fmt.Sprintf("a.sgf#%d", i), Record: r, At: t0.Add(time.Duration(i) * time.Hour), Dated: true})
-	}
+	gs := fivePlayerArchive(40)
 	arch := s.Intake.Archive(intake.ArchiveOptions{CreatePlayers: true})
 	shown := 0
 	// rateAll drops the records it has prepared: the rerun below reads
@@ -84,10 +76,7 @@ func TestRateAllStopsOnAStoreError(t *testing.T) {
 func TestRateAllStoresAhead(t *testing.T) {
 	ctx := context.Background()
 	s := apptest.Memory(t)
-	mem, ok := s.Stores.Ratings.(*ratingtest.Memory)
-	if !ok {
-		t.Fatalf("the memory app's rating store is %T", s.Stores.Ratings)
-	}
+	mem := memoryRatings(t, s)
 	var calls atomic.Int32
 	var unratedSeen atomic.Int64
 	mem.Fail = func(method string) error {
@@ -108,12 +97,7 @@ func TestRateAllStoresAhead(t *testing.T) {
 		}
 		return nil
 	}
-	var gs []intake.ArchiveGame
-	t0 := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
-	for i := range 30 {
-		r := sgfGame(uint64(i+1), fmt.Sprintf("player%d", i%5), fmt.Sprintf("player%d", (i+1)%5), "")
-		gs = append(gs, intake.ArchiveGame{Source: fmt.Sprintf("a.sgf#%d", i), Record: r, At: t0.Add(time.Duration(i) * time.Hour), Dated: true})
-	}
+	gs := fivePlayerArchive(30)
 	arch := s.Intake.Archive(intake.ArchiveOptions{CreatePlayers: true})
 	rated := 0
 	done, err := rateAll(ctx, arch, gs, 10, func(_ int, out []intake.ArchiveOutcome) {
@@ -141,4 +125,25 @@ func TestRateAllStoresAhead(t *testing.T) {
 	if err != nil || !rep.OK() {
 		t.Fatalf("verify: %+v, %v", rep, err)
 	}
+}
+
+// fivePlayerArchive is n dated games, an hour apart, among five players.
+func fivePlayerArchive(n int) []intake.ArchiveGame {
+	var gs []intake.ArchiveGame
+	t0 := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range n {
+		r := sgfGame(uint64(i+1), fmt.Sprintf("player%d", i%5), fmt.Sprintf("player%d", (i+1)%5), "")
+		gs = append(gs, intake.ArchiveGame{Source: fmt.Sprintf("a.sgf#%d", i), Record: r, At: t0.Add(time.Duration(i) * time.Hour), Dated: true})
+	}
+	return gs
+}
+
+// memoryRatings is the memory app's rating store, whose Fail the tests set.
+func memoryRatings(t *testing.T, s *apptest.Stack) *ratingtest.Memory {
+	t.Helper()
+	mem, ok := s.Stores.Ratings.(*ratingtest.Memory)
+	if !ok {
+		t.Fatalf("the memory app's rating store is %T", s.Stores.Ratings)
+	}
+	return mem
 }

@@ -2,7 +2,9 @@ package mongox
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -15,8 +17,15 @@ import (
 
 // TestInsertManySortsByIDAndAnswersEachCaller: the insert command carries
 // the documents sorted by _id, and each error still reaches the caller's
-// index (a stored _id, a document that cannot be encoded).
+// index (a stored _id, a document that cannot be encoded); through the
+// driver's InsertMany and through the commands built for a lane alike.
 func TestInsertManySortsByIDAndAnswersEachCaller(t *testing.T) {
+	for _, lane := range []*Lane{nil, NewLane()} {
+		t.Run(fmt.Sprintf("lane=%v", lane != nil), func(t *testing.T) { insertManySorted(t, lane) })
+	}
+}
+
+func insertManySorted(t *testing.T, lane *Lane) {
 	ctx := context.Background()
 	var mu sync.Mutex
 	var sent [][]string // the _ids of each insert command, in order
@@ -47,7 +56,7 @@ func TestInsertManySortsByIDAndAnswersEachCaller(t *testing.T) {
 		F  chan int `bson:"f"`
 	}{ID: "bad", F: make(chan int)}
 	docs := []any{item{ID: "z-1"}, item{ID: "m-old"}, item{ID: "a-2", Key: "x"}, bad, item{ID: "q-3"}, item{ID: "b-4"}}
-	errs := InsertMany(ctx, c, docs)
+	errs := InsertMany(ctx, c, docs, InLane(lane))
 	for i, want := range []string{"", "duplicate", "", "encoding", "", ""} {
 		switch want {
 		case "":
@@ -79,5 +88,48 @@ func TestInsertManySortsByIDAndAnswersEachCaller(t *testing.T) {
 	}
 	if n := count(t, c, bson.D{}); n != 5 {
 		t.Errorf("%d documents, want 5", n)
+	}
+}
+
+// TestInsertManyInLaneSplits: documents that exceed one command's bound
+// go in several commands built for the lane, and each error still reaches
+// the caller's index, in a later command too.
+func TestInsertManyInLaneSplits(t *testing.T) {
+	ctx := context.Background()
+	var mu sync.Mutex
+	commands := 0
+	db := testsvc.MongoMonitored(t, testsvc.KindFerretDB, &event.CommandMonitor{Started: func(_ context.Context, e *event.CommandStartedEvent) {
+		if e.CommandName == "insert" {
+			mu.Lock()
+			commands++
+			mu.Unlock()
+		}
+	}})
+	c := db.Collection("big")
+	if _, err := c.InsertOne(ctx, item{ID: "d-85"}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	commands = 0
+	mu.Unlock()
+	const n, size = 90, 100 << 10 // 9 MB in all
+	docs := make([]any, n)
+	for i := range docs {
+		docs[n-1-i] = item{ID: fmt.Sprintf("d-%02d", i), Key: strings.Repeat("x", size)}
+	}
+	errs := InsertMany(ctx, c, docs, InLane(NewLane()))
+	for i, err := range errs {
+		dup := i == n-1-85
+		if dup != mongo.IsDuplicateKeyError(err) || !dup && err != nil {
+			t.Errorf("doc %d (%s): %v; want a duplicate key error: %v", i, docs[i].(item).ID, err, dup)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := 1 + n*size/laneCommandBytes; commands != want {
+		t.Errorf("%d insert commands, want %d", commands, want)
+	}
+	if got := count(t, c, bson.D{}); got != n {
+		t.Errorf("%d documents, want %d", got, n)
 	}
 }
