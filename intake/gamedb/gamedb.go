@@ -276,11 +276,8 @@ func (d gameDoc) MarshalBSON() ([]byte, error) {
 func (d *gameDoc) UnmarshalBSON(b []byte) error {
 	type plain gameDoc
 	*d = gameDoc{}
-	if err := bson.Unmarshal(b, (*plain)(d)); err != nil {
-		return err
-	}
 	var g gameBody
-	if ok, err := mongox.CompactBody(b, &g); err != nil {
+	if ok, err := mongox.CompactBody(b, (*plain)(d), &g); err != nil {
 		return fmt.Errorf("gamedb: game %s: %w", d.ID, err)
 	} else if !ok {
 		return nil // field by field

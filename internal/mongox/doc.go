@@ -8,8 +8,10 @@
 // replaces and updates) and Deleter (markers deleted later, in batches,
 // optionally after a hook that makes lasting what their absence says). A
 // Lane makes the batchers of one database take turns, for a store of one
-// writer. CompactBody reads the JSON text of a document that keeps the
-// fields no query reads as one text (FerretDB v1 pays for every field).
+// writer. CompactBody reads a document that keeps the fields no query
+// reads as one JSON text (FerretDB v1 pays for every field): its top
+// fields and the text. InsertMany inserts a bulk writer's documents, in
+// a lane as commands built outside it.
 //
 // It imports the Mongo driver and internal/outage; adapters import it,
 // and the one wiring (internal/app) to give the embedded store's stores

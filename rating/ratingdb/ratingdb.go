@@ -296,11 +296,8 @@ func (d stateDoc) MarshalBSON() ([]byte, error) {
 func (d *stateDoc) UnmarshalBSON(b []byte) error {
 	type plain stateDoc
 	*d = stateDoc{}
-	if err := bson.Unmarshal(b, (*plain)(d)); err != nil {
-		return err
-	}
 	var body stateBody
-	if ok, err := mongox.CompactBody(b, &body); err != nil {
+	if ok, err := mongox.CompactBody(b, (*plain)(d), &body); err != nil {
 		return fmt.Errorf("ratingdb: state %s: %w", d.ID, err)
 	} else if !ok {
 		return nil // field by field
@@ -398,11 +395,8 @@ func (d opDoc) MarshalBSON() ([]byte, error) {
 func (d *opDoc) UnmarshalBSON(b []byte) error {
 	type plain opDoc
 	*d = opDoc{}
-	if err := bson.Unmarshal(b, (*plain)(d)); err != nil {
-		return err
-	}
 	var o opBody
-	if ok, err := mongox.CompactBody(b, &o); err != nil {
+	if ok, err := mongox.CompactBody(b, (*plain)(d), &o); err != nil {
 		return fmt.Errorf("ratingdb: operation %s: %w", d.ID, err)
 	} else if !ok {
 		return nil // field by field
@@ -541,11 +535,8 @@ func (d entryDoc) MarshalBSON() ([]byte, error) {
 func (d *entryDoc) UnmarshalBSON(b []byte) error {
 	type plain entryDoc
 	*d = entryDoc{}
-	if err := bson.Unmarshal(b, (*plain)(d)); err != nil {
-		return err
-	}
 	var e entryBody
-	if ok, err := mongox.CompactBody(b, &e); err != nil {
+	if ok, err := mongox.CompactBody(b, (*plain)(d), &e); err != nil {
 		return fmt.Errorf("ratingdb: entry %s: %w", d.ID, err)
 	} else if !ok {
 		return nil // field by field
