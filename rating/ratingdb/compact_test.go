@@ -8,6 +8,25 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
+// stored is v as the store keeps it: its top-level fields, and v read
+// back as a T.
+func stored[T any](t *testing.T, v any) (bson.M, T) {
+	t.Helper()
+	b, err := bson.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw bson.M
+	if err := bson.Unmarshal(b, &raw); err != nil {
+		t.Fatal(err)
+	}
+	var got T
+	if err := bson.Unmarshal(b, &got); err != nil {
+		t.Fatalf("%T read back: %v", got, err)
+	}
+	return raw, got
+}
+
 // TestStateDocForms: a version is stored as its queried fields and one
 // JSON text, a projection field by field, and either reads back as it
 // was; a version stored field by field (before the compact form) reads as
@@ -20,44 +39,26 @@ func TestStateDocForms(t *testing.T) {
 	want := d
 	want.UpdatedAt = at.Truncate(time.Millisecond) // as a BSON date keeps it
 
-	b, err := bson.Marshal(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var raw bson.M
-	if err := bson.Unmarshal(b, &raw); err != nil {
-		t.Fatal(err)
-	}
+	raw, got := stored[stateDoc](t, d)
 	if len(raw) != 5 || raw["username"] != "ann" || raw["version"] != int64(7) || raw["k"] != kindState || raw["s"] == nil {
 		t.Fatalf("a version stored as %v, want _id, k, username, version and s", raw)
 	}
-	var got stateDoc
-	if err := bson.Unmarshal(b, &got); err != nil || got != want {
-		t.Fatalf("the version read back: %+v, %v\nwant %+v", got, err, want)
+	if got != want {
+		t.Fatalf("the version read back: %+v\nwant %+v", got, want)
 	}
 
-	proj := asProjection(d)
-	if b, err = bson.Marshal(proj); err != nil {
-		t.Fatal(err)
+	raw, got = stored[stateDoc](t, asProjection(d))
+	if raw["score"] != int32(1234) || raw["s"] != nil {
+		t.Fatalf("a projection stored as %v, want its fields", raw)
 	}
-	raw = bson.M{}
-	if err := bson.Unmarshal(b, &raw); err != nil || raw["score"] != int32(1234) || raw["s"] != nil {
-		t.Fatalf("a projection stored as %v (%v), want its fields", raw, err)
-	}
-	got = stateDoc{}
-	wantProj := asProjection(want)
-	if err := bson.Unmarshal(b, &got); err != nil || got != wantProj {
-		t.Fatalf("the projection read back: %+v, %v\nwant %+v", got, err, wantProj)
+	if wantProj := asProjection(want); got != wantProj {
+		t.Fatalf("the projection read back: %+v\nwant %+v", got, wantProj)
 	}
 
 	// As a version was stored before: field by field.
 	type plain stateDoc
-	if b, err = bson.Marshal(plain(d)); err != nil {
-		t.Fatal(err)
-	}
-	got = stateDoc{}
-	if err := bson.Unmarshal(b, &got); err != nil || got != want {
-		t.Fatalf("an old version read back: %+v, %v\nwant %+v", got, err, want)
+	if _, got = stored[stateDoc](t, plain(d)); got != want {
+		t.Fatalf("an old version read back: %+v\nwant %+v", got, want)
 	}
 }
 
@@ -70,28 +71,16 @@ func TestEntryDocForms(t *testing.T) {
 		Actor: "root", Opponent: "bob", ScoreBefore: 1200, ScoreAfter: 1216, RankBefore: "2k", RankAfter: "1k", Delta: 16,
 		Glicko: glickoDoc{Rating: 1512.0000000001, RD: 60.5, Volatility: 0.06}, Reason: `passed "x"`, At: at, Prev: "p", Hash: "h",
 		CertifiedBefore: "2k", CertifiedAfter: "1d", Evidence: []string{"g1", "g2"}, Result: "win", GameHash: "gh", MAC: "m"}
-	b, err := bson.Marshal(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var raw bson.M
-	if err := bson.Unmarshal(b, &raw); err != nil {
-		t.Fatal(err)
-	}
+	raw, got := stored[entryDoc](t, d)
 	if len(raw) != 7 || raw["username"] != "ann" || raw["seq"] != int64(3) || raw["cause"] != "exam" || raw["at"] == nil || raw["s"] == nil {
 		t.Fatalf("an entry stored as %v, want _id, k, username, seq, cause, at and s", raw)
 	}
-	var got entryDoc
-	if err := bson.Unmarshal(b, &got); err != nil || got.entry().Hash != "h" || fmt.Sprint(got) != fmt.Sprint(d) {
-		t.Fatalf("the entry read back: %+v, %v\nwant %+v", got, err, d)
+	if got.entry().Hash != "h" || fmt.Sprint(got) != fmt.Sprint(d) {
+		t.Fatalf("the entry read back: %+v\nwant %+v", got, d)
 	}
 	type plain entryDoc
-	if b, err = bson.Marshal(plain(d)); err != nil {
-		t.Fatal(err)
-	}
-	got = entryDoc{}
-	if err := bson.Unmarshal(b, &got); err != nil || fmt.Sprint(got) != fmt.Sprint(d) {
-		t.Fatalf("an old entry read back: %+v, %v\nwant %+v", got, err, d)
+	if _, got = stored[entryDoc](t, plain(d)); fmt.Sprint(got) != fmt.Sprint(d) {
+		t.Fatalf("an old entry read back: %+v\nwant %+v", got, d)
 	}
 }
 
@@ -101,24 +90,15 @@ func TestOpDocForms(t *testing.T) {
 	at := time.Date(2026, 3, 1, 12, 0, 0, 123000000, time.UTC)
 	d := opDoc{ID: OpID("g1"), K: kindOp, Black: "ann", White: "bob", Winner: "black", Moves: 120, Handicap: 2, Outcome: "count",
 		Escape: true, SourceID: "src", GameHash: "gh", Actor: "server", At: at, Kind: "annul", Player: "ann", Change: `{"delta":5}`, Tracked: true}
-	b, err := bson.Marshal(d)
-	if err != nil {
-		t.Fatal(err)
+	raw, got := stored[opDoc](t, d)
+	if len(raw) != 3 || raw["k"] != kindOp || raw["s"] == nil {
+		t.Fatalf("an operation stored as %v, want _id, k and s", raw)
 	}
-	var raw bson.M
-	if err := bson.Unmarshal(b, &raw); err != nil || len(raw) != 3 || raw["k"] != kindOp || raw["s"] == nil {
-		t.Fatalf("an operation stored as %v (%v), want _id, k and s", raw, err)
-	}
-	var got opDoc
-	if err := bson.Unmarshal(b, &got); err != nil || got != d {
-		t.Fatalf("the operation read back: %+v, %v\nwant %+v", got, err, d)
+	if got != d {
+		t.Fatalf("the operation read back: %+v\nwant %+v", got, d)
 	}
 	type plain opDoc
-	if b, err = bson.Marshal(plain(d)); err != nil {
-		t.Fatal(err)
-	}
-	got = opDoc{}
-	if err := bson.Unmarshal(b, &got); err != nil || got != d {
-		t.Fatalf("an old operation read back: %+v, %v\nwant %+v", got, err, d)
+	if _, got = stored[opDoc](t, plain(d)); got != d {
+		t.Fatalf("an old operation read back: %+v\nwant %+v", got, d)
 	}
 }
